@@ -1,0 +1,18 @@
+// Three projects so `make test` can run fast unit tests first and the ones that
+// need real NATS/PostgreSQL/anvil/git afterwards, serially.
+const base = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
+  moduleNameMapper: { '^@lineage/(schemas|service-kit|engine|registry)$': '<rootDir>/libs/$1/src/index.ts' },
+  // A few dependencies ship ESM only; compile them to CommonJS like our own sources.
+  transformIgnorePatterns: ['/node_modules/(?!(@seriousme)/)'],
+  modulePathIgnorePatterns: ['<rootDir>/.*/dist/', '<rootDir>/.tools/', '<rootDir>/.dev/'],
+  rootDir: __dirname,
+};
+module.exports = {
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.test.ts'], testPathIgnorePatterns: ['\\.int\\.test\\.ts$'] },
+    { ...base, displayName: 'integration', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.int.test.ts', '<rootDir>/test/integration/**/*.test.ts'], testTimeout: 60000 },
+    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], testTimeout: 180000 },
+  ],
+};

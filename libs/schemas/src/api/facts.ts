@@ -1,0 +1,155 @@
+import { z } from '../zod';
+import { ActivityKind, Address, DecimalId, FactStatus, Hash32, Outcome, QueryBoolean, Timestamp, Cursor, Limit, page } from '../common';
+
+export const FactView = z
+  .object({
+    outcome: Outcome,
+    status: FactStatus,
+    assertionId: DecimalId,
+    resolutionId: DecimalId.nullable(),
+    manifestHash: Hash32,
+    blockNumber: DecimalId,
+    blockHash: Hash32,
+    updatedAt: Timestamp,
+  })
+  .openapi('FactView');
+
+/** canonical: as of the finalized block; latest: as of the newest indexed block. Always both fields. */
+export const Fact = z
+  .object({
+    factKey: DecimalId,
+    templateId: DecimalId,
+    subjectHash: Hash32,
+    canonical: FactView.nullable(),
+    latest: FactView.nullable(),
+    fresh: z.boolean(),
+  })
+  .openapi('Fact');
+export type Fact = z.infer<typeof Fact>;
+
+export const IndexerMeta = z
+  .object({ indexedBlock: DecimalId.nullable(), finalizedBlock: DecimalId.nullable(), lagBlocks: DecimalId.nullable() })
+  .openapi('IndexerMeta');
+
+export const FactKeyParams = z.strictObject({ factKey: DecimalId });
+export const FactGetQuery = z.strictObject({
+  source: z.enum(['projection', 'chain']).default('projection'),
+  minBlock: DecimalId.optional(),
+});
+export const FactResponse = z.object({ fact: Fact, meta: IndexerMeta }).openapi('FactResponse');
+
+export const ChainFactState = z.object({
+  exists: z.boolean(),
+  outcome: Outcome.nullable(),
+  status: FactStatus.nullable(),
+  assertionId: DecimalId.nullable(),
+  resolutionId: DecimalId.nullable(),
+  manifestHash: Hash32.nullable(),
+});
+/** A direct read at the finalized block, compared with the projection's canonical view. */
+export const ChainFactResponse = z
+  .object({
+    factKey: DecimalId,
+    source: z.literal('chain'),
+    blockNumber: DecimalId,
+    blockHash: Hash32,
+    chain: ChainFactState,
+    projection: FactView.nullable(),
+    matches: z.boolean(),
+  })
+  .openapi('ChainFactResponse');
+
+export const FactListQuery = z.strictObject({
+  outcome: Outcome.optional(),
+  fresh: QueryBoolean.optional(),
+  limit: Limit,
+  cursor: Cursor.optional(),
+  minBlock: DecimalId.optional(),
+});
+export const FactList = page(Fact).extend({ meta: IndexerMeta }).openapi('FactList');
+
+export const Resolution = z
+  .object({
+    resolutionId: DecimalId,
+    factKey: DecimalId,
+    assertionId: DecimalId,
+    outcome: Outcome,
+    method: z.enum(['LIVENESS', 'ARBITRATION']),
+    canonical: FactView.nullable(),
+    latest: FactView.nullable(),
+    blockNumber: DecimalId,
+    txHash: Hash32,
+    resolvedAt: Timestamp,
+  })
+  .openapi('Resolution');
+export const ResolutionParams = z.strictObject({ resolutionId: DecimalId });
+export const ResolutionResponse = z.object({ resolution: Resolution, meta: IndexerMeta }).openapi('ResolutionResponse');
+
+export const Policy = z
+  .object({
+    policyId: DecimalId,
+    livenessSeconds: DecimalId,
+    bondWei: DecimalId,
+    resolver: Address,
+    freshnessSeconds: DecimalId,
+    createdAt: Timestamp,
+    blockNumber: DecimalId,
+  })
+  .openapi('Policy');
+export const Template = z
+  .object({ templateId: DecimalId, name: z.string(), text: z.string(), textHash: Hash32, createdAt: Timestamp, blockNumber: DecimalId })
+  .openapi('Template');
+export const ListQuery = z.strictObject({ limit: Limit, cursor: Cursor.optional() });
+export const PolicyList = page(Policy).extend({ meta: IndexerMeta }).openapi('PolicyList');
+export const TemplateList = page(Template).extend({ meta: IndexerMeta }).openapi('TemplateList');
+
+export const ActivityItem = z
+  .object({
+    id: DecimalId,
+    kind: ActivityKind,
+    factKey: DecimalId.nullable(),
+    assertionId: DecimalId.nullable(),
+    resolutionId: DecimalId.nullable(),
+    policyId: DecimalId.nullable(),
+    templateId: DecimalId.nullable(),
+    actor: Address.nullable(),
+    blockNumber: DecimalId,
+    blockHash: Hash32,
+    txHash: Hash32,
+    logIndex: DecimalId,
+    finalized: z.boolean(),
+    timestamp: Timestamp,
+  })
+  .openapi('ActivityItem');
+export const ActivityQuery = z.strictObject({ kind: ActivityKind.optional(), limit: Limit, cursor: Cursor.optional() });
+export const ActivityList = page(ActivityItem).extend({ meta: IndexerMeta }).openapi('ActivityList');
+
+export const Protocol = z
+  .object({
+    chainId: DecimalId.nullable(),
+    registryAddress: Address.nullable(),
+    outcomes: z.array(Outcome),
+    eventKinds: z.array(ActivityKind),
+    indexer: z.object({
+      headBlock: DecimalId.nullable(),
+      finalizedBlock: DecimalId.nullable(),
+      indexedBlock: DecimalId.nullable(),
+      lagBlocks: DecimalId.nullable(),
+      writer: z.boolean(),
+    }),
+  })
+  .openapi('Protocol');
+
+export const ChainContract = z
+  .object({
+    name: z.string(),
+    chainId: DecimalId.nullable(),
+    address: Address.nullable(),
+    deployedBlock: DecimalId.nullable(),
+    capabilities: z.array(z.string()),
+    eip712Domain: z
+      .object({ name: z.string(), version: z.string(), chainId: DecimalId, verifyingContract: Address })
+      .nullable(),
+    status: z.enum(['live', 'unconfigured', 'unreachable']),
+  })
+  .openapi('ChainContract');

@@ -1,0 +1,41 @@
+import { z } from './zod';
+
+/** Identifiers are decimal strings everywhere (uint256 fits). */
+export const DecimalId = z.string().regex(/^(0|[1-9][0-9]{0,77})$/, 'decimal_string').openapi({ example: '4211' });
+/** Unix seconds as a decimal string. */
+export const Timestamp = z.string().regex(/^(0|[1-9][0-9]{0,15})$/, 'decimal_string').openapi({ example: '1763763900' });
+export const Commit = z.string().regex(/^[0-9a-f]{40}$/, 'commit_sha').openapi({ example: 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3' });
+export const Hash32 = z.string().regex(/^0x[0-9a-f]{64}$/, 'hash32').openapi({ example: '0x' + 'ab'.repeat(32) });
+export const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'address').openapi({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
+
+export const VERDICTS = ['INDEPENDENT', 'SHARED_UPSTREAM', 'DECLARED_FORK', 'LIKELY_DERIVED', 'HEAVILY_DERIVED', 'INSUFFICIENT_EVIDENCE'] as const;
+export const Verdict = z.enum(VERDICTS);
+export const Confidence = z.enum(['LOW', 'MEDIUM', 'HIGH']);
+export const Direction = z.enum(['ORIGIN_TO_TARGET', 'TARGET_TO_ORIGIN', 'NONE']);
+export const LAYERS = ['CODE', 'STRUCTURE', 'HISTORY', 'TEST', 'LANGUAGE', 'DEPENDENCY'] as const;
+export const Layer = z.enum(LAYERS);
+export const Strength = z.enum(['WEAK', 'MODERATE', 'STRONG']);
+
+export const ANALYSIS_STATES = ['queued', 'running', 'cancelling', 'cancelled', 'failed', 'completed'] as const;
+export const AnalysisState = z.enum(ANALYSIS_STATES);
+export const StageState = z.enum(['pending', 'running', 'done', 'cancelled', 'failed']);
+export const STAGE_NAMES = ['resolve', 'fetch', 'inventory', 'fingerprint', 'history', 'compare', 'decide', 'manifest', 'publish'] as const;
+export const StageName = z.enum(STAGE_NAMES);
+
+export const OUTCOMES = ['TRUE', 'FALSE', 'UNDETERMINED'] as const;
+export const Outcome = z.enum(OUTCOMES);
+export const FactStatus = z.enum(['ASSERTED', 'CHALLENGED', 'RESOLVED']);
+export const ACTIVITY_KINDS = ['TemplateRegistered', 'PolicyRegistered', 'FactAsserted', 'AssertionChallenged', 'AssertionResolved'] as const;
+export const ActivityKind = z.enum(ACTIVITY_KINDS);
+
+/** Page size: default 20, 1..100; anything else is a validation error, never clamped silently. */
+export const Limit = z.coerce.number().int().min(1).max(100).default(20);
+/** Opaque, signed keyset cursor; its content is the owning service's business. */
+export const Cursor = z.string().min(1).max(512).regex(/^[A-Za-z0-9_-]+$/, 'cursor');
+export const PageQuery = z.object({ limit: Limit, cursor: Cursor.optional() });
+
+export const page = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+
+/** Query-string booleans: only the literal words, so `fresh=yes` is an error rather than a guess. */
+export const QueryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');

@@ -1,0 +1,92 @@
+import { z } from './zod';
+
+/** Every stable error code of the public API and its HTTP status (DESIGN §3). */
+export const ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  MALFORMED_JSON: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  REPOSITORY_NOT_ALLOWED: 403,
+  NOT_FOUND: 404,
+  ANALYSIS_NOT_FOUND: 404,
+  CASE_NOT_FOUND: 404,
+  FACT_NOT_FOUND: 404,
+  RESOLUTION_NOT_FOUND: 404,
+  ANALYSIS_FINISHED: 409,
+  MANIFEST_NOT_READY: 409,
+  INDEXER_BEHIND: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  REPOSITORY_UNREACHABLE: 422,
+  REF_NOT_FOUND: 422,
+  COMMIT_NOT_FOUND: 422,
+  REPOSITORY_TOO_LARGE: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  SERVICE_UNAVAILABLE: 503,
+  CHAIN_UNAVAILABLE: 503,
+  UPSTREAM_TIMEOUT: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+export const ErrorCodeSchema = z.enum(ERROR_CODES);
+
+/** A field that failed validation: its path and the kind of issue, never its value. */
+export const FieldIssue = z.object({ path: z.string(), issue: z.string() });
+export type FieldIssue = z.infer<typeof FieldIssue>;
+
+export const ErrorBody = z
+  .object({
+    error: z.object({
+      code: ErrorCodeSchema,
+      message: z.string(),
+      fields: z.array(FieldIssue).optional(),
+      requestId: z.string(),
+    }),
+  })
+  .openapi('Error');
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** What travels in a NATS reply when a handler fails: the same vocabulary as the HTTP API. */
+export const WireError = z.object({
+  code: ErrorCodeSchema,
+  message: z.string().max(500),
+  fields: z.array(FieldIssue).max(50).optional(),
+});
+export type WireError = z.infer<typeof WireError>;
+
+/**
+ * Turn zod issues into field descriptions. Only paths and issue codes survive:
+ * zod messages can quote the received value, which must never be echoed.
+ */
+export function fieldIssues(error: z.ZodError, prefix: string[] = []): FieldIssue[] {
+  return error.issues.slice(0, 50).map((i) => ({
+    path: [...prefix, ...i.path.map(String)].join('.') || '(root)',
+    issue: issueName(i),
+  }));
+}
+
+function issueName(i: z.core.$ZodIssue): string {
+  switch (i.code) {
+    case 'invalid_type':
+      return i.input === undefined ? 'required' : 'invalid_type';
+    case 'invalid_format':
+      // Our regexes carry a code-like message (e.g. `commit_sha`); use it as the issue name.
+      if (i.format === 'regex') return /^[a-z0-9_]+$/.test(i.message) ? `invalid_${i.message}` : 'invalid_format';
+      return `invalid_${i.format}`;
+    case 'too_small':
+      return 'too_small';
+    case 'too_big':
+      return 'too_big';
+    case 'invalid_value':
+      return 'invalid_enum_value';
+    case 'unrecognized_keys':
+      return 'unrecognized_key';
+    case 'custom':
+      // Custom refinements carry a code-like message of our own, never a value.
+      return /^[a-z_]+$/.test(i.message) ? i.message : 'invalid';
+    default:
+      return i.code;
+  }
+}

@@ -1,0 +1,100 @@
+// Every request/reply subject between services, with the schema of its request
+// and of its successful reply. Both ends validate against these same objects.
+import { z } from './zod';
+import { WireError } from './errors';
+import { Address, DecimalId, Hash32 } from './common';
+import * as A from './api/analysis';
+import * as C from './api/cases';
+import * as F from './api/facts';
+
+export interface SubjectDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+  subject: string;
+  /** The queue group that serves it: the owning service's name. */
+  queue: string;
+  request: Req;
+  response: Res;
+}
+
+const def = <Req extends z.ZodType, Res extends z.ZodType>(subject: string, queue: string, request: Req, response: Res): SubjectDef<Req, Res> => ({
+  subject,
+  queue,
+  request,
+  response,
+});
+
+/** A caller's credential as the gateway saw it: hashed, never the raw key. */
+const Caller = z.object({ apiKeyHash: z.string().regex(/^[0-9a-f]{64}$/).nullable() });
+
+export const subjects = {
+  analysis: {
+    validate: def('lineage.analysis.validate', 'analysis-pipeline', A.ValidateRequest, A.ValidateResponse),
+    create: def(
+      'lineage.analysis.create',
+      'analysis-pipeline',
+      z.object({ body: A.CreateAnalysisRequest, idempotencyKey: z.string().max(128).nullable(), caller: Caller }),
+      A.CreateAnalysisResponse,
+    ),
+    get: def('lineage.analysis.get', 'analysis-pipeline', A.AnalysisIdParams, z.object({ analysis: A.Analysis })),
+    cancel: def(
+      'lineage.analysis.cancel',
+      'analysis-pipeline',
+      z.object({ id: DecimalId, bearer: z.string().max(512).nullable(), caller: Caller }),
+      A.CancelResponse,
+    ),
+    manifest: def(
+      'lineage.analysis.manifest',
+      'analysis-pipeline',
+      A.AnalysisIdParams,
+      // Bytes exactly as hashed, base64 so NATS JSON does not re-serialise them.
+      z.object({ manifestHash: Hash32, bytesBase64: z.string() }),
+    ),
+  },
+  cases: {
+    list: def('lineage.cases.list', 'case-store', C.CaseListQuery, C.CaseList),
+    get: def('lineage.cases.get', 'case-store', C.CaseIdParams, C.CaseResponse),
+    evidence: def('lineage.cases.evidence', 'case-store', C.CaseIdParams.extend(C.EvidenceQuery.shape), C.EvidencePage),
+    challengePrepare: def(
+      'lineage.cases.challenge-prepare',
+      'case-store',
+      z.object({ id: DecimalId, body: C.ChallengePreparationRequest }),
+      C.ChallengePreparationResponse,
+    ),
+    search: def('lineage.cases.search', 'case-store', C.SearchQuery, C.SearchResults),
+  },
+  facts: {
+    get: def('lineage.facts.get', 'fact-indexer', F.FactKeyParams.extend({ minBlock: DecimalId.optional() }), F.FactResponse),
+    verify: def('lineage.facts.verify', 'fact-indexer', F.FactKeyParams, F.ChainFactResponse),
+    list: def('lineage.facts.list', 'fact-indexer', F.FactListQuery, F.FactList),
+    resolution: def('lineage.facts.resolution', 'fact-indexer', F.ResolutionParams.extend({ minBlock: DecimalId.optional() }), F.ResolutionResponse),
+    policies: def('lineage.facts.policies', 'fact-indexer', F.ListQuery, F.PolicyList),
+    templates: def('lineage.facts.templates', 'fact-indexer', F.ListQuery, F.TemplateList),
+    activity: def('lineage.facts.activity', 'fact-indexer', F.ActivityQuery, F.ActivityList),
+    protocol: def('lineage.facts.protocol', 'fact-indexer', z.object({}), F.Protocol),
+  },
+  chain: {
+    contract: def('lineage.chain.contract', 'chain-reader', z.object({}), F.ChainContract),
+    heads: def(
+      'lineage.chain.heads',
+      'chain-reader',
+      z.object({}),
+      z.object({
+        latest: z.object({ number: DecimalId, hash: Hash32 }),
+        finalized: z.object({ number: DecimalId, hash: Hash32 }),
+      }),
+    ),
+    nonce: def('lineage.chain.nonce', 'chain-reader', z.object({ address: Address }), z.object({ nonce: DecimalId, blockNumber: DecimalId })),
+    factAt: def(
+      'lineage.chain.fact-at',
+      'chain-reader',
+      z.object({ factKey: DecimalId }),
+      z.object({ blockNumber: DecimalId, blockHash: Hash32, state: F.ChainFactState }),
+    ),
+  },
+} as const;
+
+/** The reply envelope on the wire: a result, or an error in the public vocabulary. */
+export const replyEnvelope = <T extends z.ZodType>(result: T) =>
+  z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), result }), z.object({ ok: z.literal(false), error: WireError })]);
+
+/** Header that carries the request id across every NATS hop. */
+export const REQUEST_ID_HEADER = 'x-request-id';

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response } from 'express';
+import helmet from 'helmet';
+import { ERROR_STATUS, type ErrorBody } from '@lineage/schemas';
+import type { Logger } from './logger';
+import type { ServiceMetrics } from './metrics';
+import type { Readiness } from './readiness';
+import { ApiError, toWireError } from './errors';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** A client-supplied request id is kept only if it is well formed; otherwise we mint one. */
+export function acceptRequestId(value: unknown): string {
+  return typeof value === 'string' && REQUEST_ID.test(value) ? value : randomUUID();
+}
+
+export interface HttpAppOptions {
+  logger: Logger;
+  metrics: ServiceMetrics;
+  readiness: Readiness;
+  /** Trusted reverse-proxy hops in front of this process (for the client address). */
+  trustProxy?: number;
+}
+
+export const requestIdOf = (res: Response): string => res.locals.requestId as string;
+export const loggerOf = (res: Response): Logger => res.locals.log as Logger;
+
+/** Express app with request ids, security headers, metrics, /health, /ready and /metrics. */
+export function createHttpApp(opts: HttpAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', opts.trustProxy ?? false);
+  app.set('etag', false);
+  app.use(helmet());
+
+  app.use((req, res, next) => {
+    const requestId = acceptRequestId(req.get('x-request-id'));
+    res.locals.requestId = requestId;
+    res.locals.log = opts.logger.child({ requestId });
+    res.setHeader('X-Request-Id', requestId);
+    next();
+  });
+
+  app.use((req, res, next) => {
+    const end = opts.metrics.httpDuration.startTimer();
+    res.on('finish', () => {
+      // Route templates, never raw paths: bounded label cardinality.
+      const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+      end({ method: req.method, route, status: String(res.statusCode) });
+    });
+    next();
+  });
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/ready', async (_req, res) => {
+    const report = await opts.readiness.evaluate();
+    opts.metrics.ready.set(report.status === 'ok' ? 1 : 0);
+    res.status(report.status === 'ok' ? 200 : 503).json(report);
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', opts.metrics.registry.contentType);
+    res.send(await opts.metrics.registry.metrics());
+  });
+  return app;
+}
+
+export function sendError(res: Response, err: unknown): void {
+  const { wire, internal } = toWireError(err);
+  const log = loggerOf(res);
+  if (internal) log.error({ err }, 'unhandled error');
+  else if (wire.code === 'SERVICE_UNAVAILABLE' || wire.code === 'UPSTREAM_TIMEOUT') log.warn({ code: wire.code }, 'upstream problem');
+  if (err instanceof ApiError && err.headers) for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+  const body: ErrorBody = { error: { ...wire, requestId: requestIdOf(res) } };
+  res.status(ERROR_STATUS[wire.code]).json(body);
+}
+
+/** JSON 404 for unknown routes, and the last-resort error handler (no stack traces, no echoes). */
+export function finishHttpApp(app: Express): void {
+  const notFound: RequestHandler = (_req, res) => sendError(res, new ApiError('NOT_FOUND', 'No route matches this method and path.'));
+  app.use(notFound);
+  const onError: ErrorRequestHandler = (err: { type?: string; status?: number }, _req, res, _next) => {
+    if (res.headersSent) return;
+    if (err instanceof ApiError) return sendError(res, err);
+    // body-parser's errors are client errors with known types.
+    if (err?.type === 'entity.parse.failed') return sendError(res, new ApiError('MALFORMED_JSON', 'The request body is not valid JSON.'));
+    if (err?.type === 'entity.too.large') return sendError(res, new ApiError('PAYLOAD_TOO_LARGE', 'The request body exceeds the size limit.'));
+    if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported')
+      return sendError(res, new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported.'));
+    if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500)
+      return sendError(res, new ApiError('VALIDATION_FAILED', 'The request could not be read.'));
+    sendError(res, err);
+  };
+  app.use(onError);
+}
+
+export interface HttpServerHandle {
+  server: Server;
+  port: number;
+  /** Stop accepting, let in-flight requests finish, then force-close what remains. */
+  close(timeoutMs: number): Promise<void>;
+}
+
+export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<HttpServerHandle> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.once('error', reject);
+    server.once('listening', () => {
+      server.off('error', reject);
+      server.keepAliveTimeout = 65_000; // longer than common load balancer idle timeouts
+      const address = server.address();
+      const actual = typeof address === 'object' && address ? address.port : port;
+      resolve({
+        server,
+        port: actual,
+        close: (timeoutMs) =>
+          new Promise<void>((done) => {
+            const idle = setInterval(() => server.closeIdleConnections(), 250);
+            const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
+            server.close(() => {
+              clearInterval(idle);
+              clearTimeout(force);
+              done();
+            });
+            server.closeIdleConnections();
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,128 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { STAGE_NAMES, streams, type analysisApi } from '@lineage/schemas';
+import { ApiError, notFound, type Knex } from '@lineage/service-kit';
+import type { JetStreamClient } from '@nats-io/jetstream';
+import type { z } from 'zod';
+import { SCHEMA } from './migrations';
+import { normalizeRepositoryUrl } from './repository-url';
+
+type Analysis = z.input<typeof analysisApi.Analysis>;
+type CreateInput = { body: z.output<typeof analysisApi.CreateAnalysisRequest>; idempotencyKey: string | null; caller: { apiKeyHash: string | null } };
+
+interface Row {
+  id: string; origin_url: string; origin_commit: string; target_url: string; target_commit: string; engine_version: string;
+  state: Analysis['state']; stages: Analysis['stages']; case_id: string | null; manifest_hash: string | null;
+  error: Analysis['error']; cancel_token_hash: string; api_key_hash: string | null; created_at: string; updated_at: string;
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const now = () => Math.floor(Date.now() / 1000);
+
+export const initialStages = (): Analysis['stages'] =>
+  STAGE_NAMES.map((name) => ({ name, state: 'pending', startedAt: null, finishedAt: null, done: null, total: null, unit: null }));
+
+/** The analysis records: creation (deduplicated, idempotent), reads, cancellation, manifests. */
+export class Analyses {
+  constructor(private readonly db: Knex, private readonly js: () => JetStreamClient, private readonly engineVersion: string) {}
+
+  private table(trx: Knex | Knex.Transaction = this.db) {
+    return trx.withSchema(SCHEMA).table('analyses');
+  }
+
+  static view(r: Row): Analysis {
+    return {
+      id: String(r.id),
+      state: r.state,
+      pair: { origin: { url: r.origin_url, commit: r.origin_commit }, target: { url: r.target_url, commit: r.target_commit } },
+      engineVersion: r.engine_version,
+      stages: r.stages,
+      caseId: r.case_id === null ? null : String(r.case_id),
+      manifestHash: r.manifest_hash,
+      error: r.error,
+      createdAt: String(r.created_at),
+      updatedAt: String(r.updated_at),
+    };
+  }
+
+  async create(input: CreateInput) {
+    const origin = { url: normalizeRepositoryUrl(input.body.pair.origin.url, 'pair.origin.url'), commit: input.body.pair.origin.commit };
+    const target = { url: normalizeRepositoryUrl(input.body.pair.target.url, 'pair.target.url'), commit: input.body.pair.target.commit };
+    if (origin.url === target.url && origin.commit === target.commit) {
+      throw new ApiError('VALIDATION_FAILED', 'Origin and target must differ.', [{ path: 'pair.target', issue: 'same_as_origin' }]);
+    }
+    const scope = input.caller.apiKeyHash ?? 'anonymous';
+    const requestHash = sha256(JSON.stringify([origin, target]));
+    if (input.idempotencyKey) {
+      const prior = await this.db.withSchema(SCHEMA).table('idempotency_keys').where({ scope, key: input.idempotencyKey }).first();
+      if (prior) {
+        if (prior.request_hash !== requestHash) {
+          throw new ApiError('VALIDATION_FAILED', 'This Idempotency-Key was used for a different request.', [{ path: 'Idempotency-Key', issue: 'reused' }]);
+        }
+        return prior.response as { analysis: Analysis; cancelToken: string | null; created: boolean };
+      }
+    }
+    const token = randomBytes(24).toString('base64url');
+    const t = now();
+    const inserted = (await this.db.raw(
+      `INSERT INTO ${SCHEMA}.analyses (origin_url, origin_commit, target_url, target_commit, engine_version, state, stages, cancel_token_hash, api_key_hash, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 'queued', ?::jsonb, ?, ?, ?, ?)
+       ON CONFLICT (origin_url, origin_commit, target_url, target_commit, engine_version) WHERE state IN ('queued', 'running', 'cancelling', 'completed') DO NOTHING
+       RETURNING *`,
+      [origin.url, origin.commit, target.url, target.commit, this.engineVersion, JSON.stringify(initialStages()), sha256(token), input.caller.apiKeyHash, t, t],
+    )) as { rows: Row[] };
+    let response: { analysis: Analysis; cancelToken: string | null; created: boolean };
+    if (inserted.rows[0]) {
+      const row = inserted.rows[0];
+      // The job id is the analysis id: a retried publish is dropped by the stream's duplicate window.
+      await this.js().publish(streams.jobs.subjects[0], JSON.stringify({ analysisId: String(row.id) }), { msgID: `analysis-${row.id}` });
+      response = { analysis: Analyses.view(row), cancelToken: token, created: true };
+    } else {
+      const existing = (await this.table()
+        .where({ origin_url: origin.url, origin_commit: origin.commit, target_url: target.url, target_commit: target.commit, engine_version: this.engineVersion })
+        .whereIn('state', ['queued', 'running', 'cancelling', 'completed'])
+        .first()) as Row;
+      response = { analysis: Analyses.view(existing), cancelToken: null, created: false };
+    }
+    if (input.idempotencyKey) {
+      await this.db.withSchema(SCHEMA).table('idempotency_keys')
+        .insert({ scope, key: input.idempotencyKey, request_hash: requestHash, analysis_id: response.analysis.id, response: JSON.stringify(response), created_at: t })
+        .onConflict(['scope', 'key']).ignore();
+    }
+    return response;
+  }
+
+  async row(id: string): Promise<Row> {
+    const r = (await this.table().where('id', id).first()) as Row | undefined;
+    if (!r) throw notFound('ANALYSIS_NOT_FOUND', 'analysis');
+    return r;
+  }
+
+  async get(id: string) {
+    return { analysis: Analyses.view(await this.row(id)) };
+  }
+
+  /** Cancel token (or the creating API key) required; takes effect at the next stage boundary. */
+  async cancel(input: { id: string; bearer: string | null; caller: { apiKeyHash: string | null } }) {
+    const r = await this.row(input.id);
+    if (input.bearer === null) throw new ApiError('UNAUTHENTICATED', 'Cancelling needs the analysis\'s cancel token.');
+    const byToken = sha256(input.bearer) === r.cancel_token_hash;
+    const byKey = input.caller.apiKeyHash !== null && input.caller.apiKeyHash === r.api_key_hash;
+    if (!byToken && !byKey) throw new ApiError('FORBIDDEN', 'This credential cannot cancel this analysis.');
+    return this.db.transaction(async (trx) => {
+      const cur = (await this.table(trx).where('id', input.id).forUpdate().first()) as Row;
+      if (cur.state === 'completed' || cur.state === 'failed') throw new ApiError('ANALYSIS_FINISHED', 'The analysis has already finished.');
+      if (cur.state === 'cancelled' || cur.state === 'cancelling') return { id: String(cur.id), state: cur.state };
+      const state: Analysis['state'] = cur.state === 'queued' ? 'cancelled' : 'cancelling';
+      const stages = state === 'cancelled' ? cur.stages.map((s) => (s.state === 'pending' ? { ...s, state: 'cancelled' as const } : s)) : cur.stages;
+      await this.table(trx).where('id', input.id).update({ state, cancel_requested: true, stages: JSON.stringify(stages), updated_at: now() });
+      return { id: String(cur.id), state };
+    });
+  }
+
+  async manifest(id: string) {
+    await this.row(id);
+    const m = await this.db.withSchema(SCHEMA).table('manifests').where('analysis_id', id).first();
+    if (!m) throw new ApiError('MANIFEST_NOT_READY', 'The manifest exists once the analysis completes.');
+    return { manifestHash: m.manifest_hash as string, bytesBase64: (m.bytes as Buffer).toString('base64') };
+  }
+}

@@ -1,0 +1,55 @@
+import type { Migration } from '@lineage/service-kit';
+
+export const SCHEMA = 'analysis';
+
+export const migrations: Migration[] = [
+  {
+    name: '0001_analyses',
+    async up(knex) {
+      await knex.schema.withSchema(SCHEMA).createTable('analyses', (t) => {
+        t.bigIncrements('id').primary();
+        t.text('origin_url').notNullable();
+        t.string('origin_commit', 40).notNullable();
+        t.text('target_url').notNullable();
+        t.string('target_commit', 40).notNullable();
+        t.string('engine_version', 64).notNullable();
+        t.string('state', 16).notNullable();
+        t.jsonb('stages').notNullable();
+        t.bigInteger('case_id');
+        t.string('manifest_hash', 66);
+        t.jsonb('error');
+        t.string('cancel_token_hash', 64).notNullable();
+        t.string('api_key_hash', 64);
+        t.boolean('cancel_requested').notNullable().defaultTo(false);
+        t.bigInteger('created_at').notNullable();
+        t.bigInteger('updated_at').notNullable();
+      });
+      // At most one live (queued/running/cancelling/completed) analysis per pinned pair and engine version.
+      await knex.raw(`CREATE UNIQUE INDEX analyses_live_pair ON ${SCHEMA}.analyses (origin_url, origin_commit, target_url, target_commit, engine_version)
+        WHERE state IN ('queued', 'running', 'cancelling', 'completed')`);
+      await knex.schema.withSchema(SCHEMA).createTable('idempotency_keys', (t) => {
+        t.string('scope', 64).notNullable(); // api key digest, or 'anonymous'
+        t.string('key', 128).notNullable();
+        t.string('request_hash', 64).notNullable();
+        t.bigInteger('analysis_id').notNullable();
+        t.jsonb('response').notNullable();
+        t.bigInteger('created_at').notNullable();
+        t.primary(['scope', 'key']);
+      });
+      await knex.schema.withSchema(SCHEMA).createTable('manifests', (t) => {
+        t.bigInteger('analysis_id').primary();
+        t.string('manifest_hash', 66).notNullable();
+        t.binary('bytes').notNullable();
+      });
+      await knex.schema.withSchema(SCHEMA).createTable('stage_outputs', (t) => {
+        t.bigInteger('analysis_id').notNullable();
+        t.string('stage', 16).notNullable();
+        t.binary('output').notNullable();
+        t.primary(['analysis_id', 'stage']);
+      });
+    },
+    async down(knex) {
+      for (const t of ['stage_outputs', 'manifests', 'idempotency_keys', 'analyses']) await knex.schema.withSchema(SCHEMA).dropTableIfExists(t);
+    },
+  },
+];

@@ -1,0 +1,30 @@
+import { ConfigError, CursorCodec, createDb, ensureDatabase, migrate, startService } from '@lineage/service-kit';
+import { loadCaseStoreConfig } from './config';
+import { SCHEMA, migrations } from './migrations';
+import { CaseStore } from './store';
+import { registerHandlers } from './handlers';
+
+async function main(): Promise<void> {
+  const config = loadCaseStoreConfig();
+  const db = createDb({ url: config.DATABASE_URL, schema: SCHEMA, poolMax: config.DATABASE_POOL_MAX, applicationName: 'case-store' });
+  if (config.MIGRATE_ON_START) {
+    await ensureDatabase(config.DATABASE_URL);
+    await migrate(db, SCHEMA, migrations);
+  }
+  const store = new CaseStore(db, new CursorCodec(config.CURSOR_SECRET));
+  await startService({
+    name: 'case-store',
+    port: config.HTTP_PORT,
+    natsUrl: config.NATS_URL,
+    logLevel: config.LOG_LEVEL,
+    requestTimeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    db,
+    onNats: (nats) => registerHandlers(nats, store),
+  });
+}
+
+main().catch((err) => {
+  console.error(JSON.stringify({ level: 'fatal', service: 'case-store', msg: err instanceof ConfigError ? err.message : 'start-up failed', err: err instanceof ConfigError ? undefined : String(err) }));
+  process.exit(1);
+});
