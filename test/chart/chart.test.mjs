@@ -1,12 +1,13 @@
 // Renders charts/lineage with the default and the production-like values and
 // checks every manifest offline: Kubernetes/CRD schemas, unknown fields,
 // security posture, graceful termination and wiring. Negative controls prove
-// each check can fail. Run: node --test test/chart/ (scripts/chart-test.sh
+// each check can fail. Run: node --test test/chart/*.test.mjs (scripts/chart-test.sh
 // builds helm first; HELM_BIN points at it).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { schemaErrors, unknownFieldErrors } from './kube-schema.mjs';
@@ -75,7 +76,7 @@ test('refuses clusters older than 1.30 (the preStop hook uses the sleep action)'
 
 // Negative controls: the checks above must be able to fail.
 const base = render([]);
-const deployment = () => structuredClone(base.find((d) => d.kind === 'Deployment' && d.metadata.name === 'lineage-case-store'));
+const deployment = () => JSON.parse(JSON.stringify(base.find((d) => d.kind === 'Deployment' && d.metadata.name === 'lineage-case-store')));
 
 test('control: a wrong type fails the schema check', async () => {
   const d = deployment();

@@ -78,7 +78,7 @@ test('has one target per service', () => {
 test('builds once, prunes dev dependencies, and ships only the pruned tree', () => {
   const build = byName.get('build');
   const run = ops(build, 'RUN').map((r) => r.rest).join('\n');
-  assert.match(run, /npm ci\b/);
+  assert.match(run, /npm ci --ignore-scripts\b/);
   assert.match(run, /tsc -b tsconfig\.build\.json/);
   assert.match(run, /npm prune --omit=dev/);
   for (const name of Object.keys(services)) {

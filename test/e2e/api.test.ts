@@ -3,6 +3,7 @@ import { validate as validateOpenApi } from './openapi-validate';
 import { publicRoutes } from '@lineage/schemas';
 import { startStack, type Stack } from '../support/stack';
 import { SERVICES } from '../support/processes';
+import { json } from '../support/http';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -36,7 +37,7 @@ describe('probes', () => {
       expect(h.status).toBe(200);
       const r = await fetch(`http://127.0.0.1:${stack.ports[s]}/ready`);
       expect(r.status).toBe(200);
-      const body = await r.json();
+      const body = await json(r);
       expect(body.checks.nats.ok).toBe(true);
       const m = await fetch(`http://127.0.0.1:${stack.ports[s]}/metrics`);
       expect(await m.text()).toContain('http_request_duration_seconds');
@@ -92,19 +93,19 @@ describe('empty stores answer with empty pages', () => {
   it.each(['/cases', '/search?q=example', '/facts', '/facts?outcome=TRUE&fresh=true&limit=5', '/policies', '/templates', '/activity', '/activity?kind=FactAsserted'])('%s', async (path) => {
     const res = await get(path);
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = await json(res);
     expect(body.items).toEqual([]);
     expect(body.nextCursor).toBeNull();
   });
   it('evidence of a missing case is a 404, search by verdict is empty', async () => {
     const res = await get('/search?q=heavily_derived');
-    expect((await res.json()).items).toEqual([]);
+    expect((await json(res)).items).toEqual([]);
   });
   it('protocol and chain contract describe an unconfigured chain', async () => {
-    const p = await (await get('/protocol')).json();
+    const p = await json(await get('/protocol'));
     expect(p.outcomes).toEqual(['TRUE', 'FALSE', 'UNDETERMINED']);
     expect(p.indexer.indexedBlock).toBeNull();
-    const c = await (await get('/chain/contract')).json();
+    const c = await json(await get('/chain/contract'));
     expect(c.status).toBe('unconfigured');
     await expectError(await get('/facts/1?source=chain'), 503, 'CHAIN_UNAVAILABLE');
   });
@@ -118,7 +119,7 @@ describe('analyses', () => {
   it('creates once, deduplicates, cancels with its token only', async () => {
     const first = await post('/analyses', { pair });
     expect(first.status).toBe(202);
-    const created = await first.json();
+    const created = await json(first);
     expect(first.headers.get('location')).toBe(`/api/v1/analyses/${created.analysis.id}`);
     expect(created.analysis.state).toBe('queued');
     expect(created.analysis.pair.target.url).toBe('https://github.com/example/target');
@@ -127,25 +128,25 @@ describe('analyses', () => {
 
     const again = await post('/analyses', { pair });
     expect(again.status).toBe(200);
-    const dup = await again.json();
+    const dup = await json(again);
     expect(dup.analysis.id).toBe(created.analysis.id);
     expect(dup.cancelToken).toBeNull();
 
     const id = created.analysis.id;
-    expect((await (await get(`/analyses/${id}`)).json()).analysis.state).toBe('queued');
+    expect((await json(await get(`/analyses/${id}`))).analysis.state).toBe('queued');
     await expectError(await get(`/analyses/${id}/manifest`), 409, 'MANIFEST_NOT_READY');
     await expectError(await post(`/analyses/${id}/cancel`, {}), 401, 'UNAUTHENTICATED');
     await expectError(await post(`/analyses/${id}/cancel`, {}, { authorization: 'Bearer wrong-token' }), 403, 'FORBIDDEN');
     const cancel = await post(`/analyses/${id}/cancel`, {}, { authorization: `Bearer ${created.cancelToken}` });
     expect(cancel.status).toBe(202);
-    expect(await cancel.json()).toEqual({ id, state: 'cancelled' });
+    expect(await json(cancel)).toEqual({ id, state: 'cancelled' });
     const twice = await post(`/analyses/${id}/cancel`, {}, { authorization: `Bearer ${created.cancelToken}` });
-    expect((await twice.json()).state).toBe('cancelled');
+    expect((await json(twice)).state).toBe('cancelled');
   });
   it('Idempotency-Key replays the first response and refuses a different body', async () => {
     const other = { ...pair, target: { ...pair.target, commit: 'c'.repeat(40) } };
-    const a = await (await post('/analyses', { pair: other }, { 'idempotency-key': 'k-1' })).json();
-    const b = await (await post('/analyses', { pair: other }, { 'idempotency-key': 'k-1' })).json();
+    const a = await json(await post('/analyses', { pair: other }, { 'idempotency-key': 'k-1' }));
+    const b = await json(await post('/analyses', { pair: other }, { 'idempotency-key': 'k-1' }));
     expect(b).toEqual(a);
     expect(a.cancelToken).toEqual(expect.any(String));
     const third = { ...pair, target: { ...pair.target, commit: 'd'.repeat(40) } };
@@ -161,7 +162,7 @@ describe('request ids and the API description', () => {
     const rid = 'e2e-rid-' + Date.now();
     const res = await get('/cases/424242', { 'x-request-id': rid });
     expect(res.headers.get('x-request-id')).toBe(rid);
-    expect((await res.json()).error.requestId).toBe(rid);
+    expect((await json(res)).error.requestId).toBe(rid);
     await new Promise((r) => setTimeout(r, 200));
     const lines = stack.procs['case-store'].output().split('\n').filter((l) => l.includes(rid));
     expect(lines.length).toBeGreaterThan(0);
@@ -172,7 +173,7 @@ describe('request ids and the API description', () => {
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
   it('serves a valid OpenAPI 3.1 document listing every route', async () => {
-    const doc = await (await get('/openapi.json')).json();
+    const doc = await json(await get('/openapi.json'));
     expect(doc.openapi).toBe('3.1.0');
     const result = await validateOpenApi(doc);
     expect(result.errors).toEqual([]);

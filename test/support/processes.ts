@@ -80,12 +80,10 @@ export async function startNats(port?: number): Promise<Proc & { url: string; po
     storeDir,
     stop: async (signal) => {
       const code = await stop(signal);
+      rmSync(storeDir, { recursive: true, force: true });
       return code;
     },
-    cleanup() {
-      rmSync(storeDir, { recursive: true, force: true });
-    },
-  } as Proc & { url: string; port: number; storeDir: string };
+  };
 }
 
 /** A fresh database for one test file, dropped afterwards. */

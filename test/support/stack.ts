@@ -35,7 +35,6 @@ export async function startStack(opts: { extraEnv?: Partial<Record<ServiceName, 
     async stop() {
       await Promise.all(SERVICES.map((s) => procs[s].stop()));
       await nats.stop();
-      (nats as unknown as { cleanup(): void }).cleanup();
       await db.drop();
     },
   };

@@ -70,7 +70,8 @@ export function fieldIssues(error: z.ZodError, prefix: string[] = []): FieldIssu
 function issueName(i: z.core.$ZodIssue): string {
   switch (i.code) {
     case 'invalid_type':
-      return i.input === undefined ? 'required' : 'invalid_type';
+      // zod v4 leaves `input` off issues unless asked; its message ends with what it received.
+      return /received undefined$/.test(i.message) ? 'required' : 'invalid_type';
     case 'invalid_format':
       // Our regexes carry a code-like message (e.g. `commit_sha`); use it as the issue name.
       if (i.format === 'regex') return /^[a-z0-9_]+$/.test(i.message) ? `invalid_${i.message}` : 'invalid_format';

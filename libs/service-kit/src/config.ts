@@ -17,6 +17,8 @@ export const baseEnv = {
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: ms.default(25_000),
+  /** Keep serving (with /ready at 503) this long after SIGTERM, so balancers stop routing first. Kubernetes uses a preStop sleep instead. */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   NATS_REQUEST_TIMEOUT_MS: ms.default(5_000),
 };
 
@@ -33,7 +35,7 @@ export function loadConfig<S extends z.ZodRawShape>(shape: S, env: NodeJS.Proces
   if (result.success) return result.data;
   const problems = result.error.issues.map((i) => ({
     variable: i.path.map(String).join('.') || '(env)',
-    issue: i.code === 'invalid_type' && i.input === undefined ? 'required' : i.code,
+    issue: i.code === 'invalid_type' && /received undefined$/.test(i.message) ? 'required' : i.code,
   }));
   throw new ConfigError(problems);
 }

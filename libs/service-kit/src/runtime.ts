@@ -17,6 +17,7 @@ export interface ServiceOptions {
   logLevel: string;
   requestTimeoutMs: number;
   shutdownTimeoutMs: number;
+  shutdownDelayMs?: number;
   trustProxy?: number;
   db?: Knex;
   /** Routes beyond /health, /ready and /metrics (the gateway's API). */
@@ -79,6 +80,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceRuntime
   log.info({ port: rt.http.port }, 'http listening');
 
   const steps: ShutdownStep[] = [
+    { name: 'unready-delay', run: () => new Promise((r) => setTimeout(r, opts.shutdownDelayMs ?? 0)) },
     { name: 'http', run: () => rt.http.close(Math.max(1000, opts.shutdownTimeoutMs - 2000)) },
     ...(opts.beforeDrain ?? []),
     { name: 'nats-handlers', run: async () => nats?.stopServing() },

@@ -19,6 +19,7 @@ async function main(): Promise<void> {
     logLevel: config.LOG_LEVEL,
     requestTimeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    shutdownDelayMs: config.SHUTDOWN_DELAY_MS,
     db,
     onNats: (nats) => registerHandlers(nats, projections),
   });

@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     logLevel: config.LOG_LEVEL,
     requestTimeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    shutdownDelayMs: config.SHUTDOWN_DELAY_MS,
     trustProxy: config.TRUST_PROXY,
     routes: (app, rt) => {
       if (config.RATE_LIMIT_ENABLED) app.use('/api', rateLimit(config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST));

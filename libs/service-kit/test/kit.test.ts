@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { ApiError, ConfigError, CursorCodec, Readiness, loadConfig, toWireError, acceptRequestId } from '../src';
+
+describe('CursorCodec', () => {
+  const codec = new CursorCodec('a-test-secret-of-enough-length');
+  const isPos = (v: unknown): v is { id: string } => typeof (v as { id?: unknown })?.id === 'string';
+
+  it('round-trips a position within its scope', () => {
+    const c = codec.encode('cases:', { id: '42' });
+    expect(c).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(codec.decode('cases:', c, isPos)).toEqual({ id: '42' });
+  });
+  it('refuses an edited cursor, another scope, another secret, and junk', () => {
+    const c = codec.encode('cases:', { id: '42' });
+    const body = Buffer.from(JSON.stringify({ id: '1' })).toString('base64url');
+    const forged = body + c.slice(-32);
+    const attempts: [string, string, CursorCodec][] = [
+      ['cases:', forged, codec],
+      ['evidence:1', c, codec],
+      ['cases:', c, new CursorCodec('another-secret-of-enough-length')],
+      ['cases:', 'short', codec],
+      ['cases:', 'x'.repeat(80), codec],
+    ];
+    for (const [scope, cursor, k] of attempts) {
+      let caught: unknown;
+      try {
+        k.decode(scope, cursor, isPos);
+      } catch (e) {
+        caught = e;
+      }
+      expect(caught).toBeInstanceOf(ApiError);
+      expect((caught as ApiError).code).toBe('VALIDATION_FAILED');
+      expect((caught as ApiError).fields).toEqual([{ path: 'cursor', issue: 'invalid_cursor' }]);
+    }
+  });
+  it('refuses a validly signed cursor whose content has the wrong shape', () => {
+    const c = codec.encode('s', { other: 1 });
+    expect(() => codec.decode('s', c, isPos)).toThrow(ApiError);
+  });
+});
+
+describe('configuration', () => {
+  const shape = { PORT: z.coerce.number().int().min(1).max(65535), NAME: z.string().min(1), OPT: z.string().default('x') };
+  it('parses and applies defaults', () => {
+    expect(loadConfig(shape, { PORT: '80', NAME: 'n' })).toEqual({ PORT: 80, NAME: 'n', OPT: 'x' });
+  });
+  it('names every bad variable and never its value', () => {
+    let err: unknown;
+    try {
+      loadConfig(shape, { PORT: 'secret-port-value' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const msg = (err as ConfigError).message;
+    expect(msg).toContain('PORT');
+    expect(msg).toContain('NAME (required)');
+    expect(msg).not.toContain('secret-port-value');
+  });
+});
+
+describe('error mapping', () => {
+  it('keeps public codes, hides everything else', () => {
+    expect(toWireError(new ApiError('CASE_NOT_FOUND', 'No case.')).wire).toEqual({ code: 'CASE_NOT_FOUND', message: 'No case.' });
+    const internal = toWireError(new Error('db password=hunter2 at line 4'));
+    expect(internal.internal).toBe(true);
+    expect(internal.wire).toEqual({ code: 'INTERNAL', message: 'An internal error occurred.' });
+    expect(new ApiError('RATE_LIMITED', 'x').status).toBe(429);
+  });
+});
+
+describe('readiness', () => {
+  it('is ok only when every check passes, and stopping wins', async () => {
+    const r = new Readiness().add('a', () => ({ ok: true })).add('b', async () => ({ ok: false, detail: 'down' }));
+    expect((await r.evaluate()).status).toBe('unready');
+    const ok = new Readiness().add('a', () => ({ ok: true }));
+    expect((await ok.evaluate()).status).toBe('ok');
+    ok.markStopping();
+    expect((await ok.evaluate()).status).toBe('stopping');
+  });
+  it('a hanging or throwing check fails without hanging the probe', async () => {
+    const r = new Readiness().add('hang', () => new Promise(() => undefined)).add('throw', () => { throw new Error('x'); });
+    const rep = await r.evaluate(50);
+    expect(rep.checks.hang).toEqual({ ok: false, detail: 'timed out' });
+    expect(rep.checks.throw).toEqual({ ok: false, detail: 'check failed' });
+  });
+});
+
+describe('request ids', () => {
+  it('keeps well-formed ids and replaces others', () => {
+    expect(acceptRequestId('abc-123')).toBe('abc-123');
+    expect(acceptRequestId('has space')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(acceptRequestId('x'.repeat(129))).toMatch(/^[0-9a-f-]{36}$/);
+    expect(acceptRequestId(undefined)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
