@@ -1,0 +1,57 @@
+// The chain side through the gateway: a real anvil with the registry deployed,
+// chain-reader reading it directly at the finalized block.
+import { assertDev, deployDev, lineageFactKey, startAnvil, type AnvilHandle } from '@lineage/registry';
+import { createTestClient, http } from 'viem';
+import { startStack, type Stack } from '../support/stack';
+import { json } from '../support/http';
+
+let anvil: AnvilHandle;
+let stack: Stack;
+let registry: Awaited<ReturnType<typeof deployDev>>;
+
+beforeAll(async () => {
+  anvil = await startAnvil({ slotsInAnEpoch: 1 });
+  registry = await deployDev(anvil.rpcUrl);
+  stack = await startStack({
+    extraEnv: { 'chain-reader': { RPC_URL: anvil.rpcUrl, REGISTRY_ADDRESS: registry.address, REGISTRY_DEPLOYED_BLOCK: String(registry.deployedBlock) } },
+  });
+}, 120_000);
+afterAll(async () => {
+  await stack?.stop();
+  await anvil?.stop();
+}, 60_000);
+
+const get = (path: string) => fetch(`${stack.api}${path}`);
+
+it('describes the live registry with its EIP-712 domain', async () => {
+  const c = await json(await get('/chain/contract'));
+  expect(c).toMatchObject({
+    name: 'LineageRegistry',
+    status: 'live',
+    chainId: '31337',
+    address: registry.address,
+    deployedBlock: String(registry.deployedBlock),
+    eip712Domain: { chainId: '31337', verifyingContract: registry.address },
+  });
+  expect(c.capabilities).toContain('challengeWithSig');
+});
+
+it('reads a fact directly at the finalized block and compares it with the projection', async () => {
+  const pair = { originUrl: 'https://github.com/example/origin', originCommit: 'a'.repeat(40), targetUrl: 'https://github.com/example/target', targetCommit: 'b'.repeat(40) };
+  const factKey = lineageFactKey(registry.templateId, pair).toString();
+  const before = await json(await get(`/facts/${factKey}?source=chain`));
+  expect(before).toMatchObject({ factKey, source: 'chain', chain: { exists: false }, projection: null, matches: true });
+
+  await assertDev({ rpcUrl: anvil.rpcUrl, address: registry.address, pair, outcome: 'TRUE', manifestHash: `0x${'cd'.repeat(32)}` });
+  // Not final yet: the finalized block trails the head by two.
+  const pending = await json(await get(`/facts/${factKey}?source=chain`));
+  expect(pending.chain.exists).toBe(false);
+  await createTestClient({ mode: 'anvil', transport: http(anvil.rpcUrl) }).mine({ blocks: 3 });
+  const after = await json(await get(`/facts/${factKey}?source=chain`));
+  expect(after.chain).toMatchObject({ exists: true, outcome: 'TRUE', status: 'ASSERTED', manifestHash: `0x${'cd'.repeat(32)}` });
+  expect(BigInt(after.blockNumber)).toBeGreaterThan(BigInt(pending.blockNumber));
+  expect(after.blockHash).toMatch(/^0x[0-9a-f]{64}$/);
+  // The projection has not indexed it (no indexer in this stack yet), and the comparison says so.
+  expect(after.projection).toBeNull();
+  expect(after.matches).toBe(false);
+});
