@@ -43,8 +43,8 @@ test-integration: build infra
 test-e2e: build infra
 	$(JEST) --selectProjects e2e --runInBand
 
-chart-test:
-	@if [ -x scripts/chart-test.sh ]; then bash scripts/chart-test.sh; else echo "chart tests: no chart yet"; fi
+chart-test: install
+	bash scripts/chart-test.sh
 
 test: build infra lint typecheck test-unit test-integration test-e2e chart-test
 	@echo "make test: all suites passed"
