@@ -4,7 +4,6 @@ import { ApiError, notFound, type Knex } from '@lineage/service-kit';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { z } from 'zod';
 import { SCHEMA } from './migrations';
-import { normalizeRepositoryUrl } from './repository-url';
 
 type Analysis = z.input<typeof analysisApi.Analysis>;
 type CreateInput = { body: z.output<typeof analysisApi.CreateAnalysisRequest>; idempotencyKey: string | null; caller: { apiKeyHash: string | null } };
@@ -15,6 +14,9 @@ interface Row {
   error: Analysis['error']; cancel_token_hash: string; api_key_hash: string | null; created_at: string; updated_at: string;
 }
 
+/** Raw bytes per manifest chunk: base64 of this stays well under NATS's default 1 MiB payload. */
+export const MANIFEST_CHUNK_BYTES = 512 * 1024;
+
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -23,7 +25,13 @@ export const initialStages = (): Analysis['stages'] =>
 
 /** The analysis records: creation (deduplicated, idempotent), reads, cancellation, manifests. */
 export class Analyses {
-  constructor(private readonly db: Knex, private readonly js: () => JetStreamClient, private readonly engineVersion: string) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly js: () => JetStreamClient,
+    private readonly engineVersion: string,
+    /** Canonical form of an allowed repository URL; refuses what the policy refuses. */
+    private readonly canonicalUrl: (url: string, field: string) => string,
+  ) {}
 
   private table(trx: Knex | Knex.Transaction = this.db) {
     return trx.withSchema(SCHEMA).table('analyses');
@@ -45,10 +53,10 @@ export class Analyses {
   }
 
   async create(input: CreateInput) {
-    const origin = { url: normalizeRepositoryUrl(input.body.pair.origin.url, 'pair.origin.url'), commit: input.body.pair.origin.commit };
-    const target = { url: normalizeRepositoryUrl(input.body.pair.target.url, 'pair.target.url'), commit: input.body.pair.target.commit };
-    if (origin.url === target.url && origin.commit === target.commit) {
-      throw new ApiError('VALIDATION_FAILED', 'Origin and target must differ.', [{ path: 'pair.target', issue: 'same_as_origin' }]);
+    const origin = { url: this.canonicalUrl(input.body.pair.origin.url, 'pair.origin.url'), commit: input.body.pair.origin.commit };
+    const target = { url: this.canonicalUrl(input.body.pair.target.url, 'pair.target.url'), commit: input.body.pair.target.commit };
+    if (origin.url === target.url) {
+      throw new ApiError('VALIDATION_FAILED', 'Origin and target must be different repositories.', [{ path: 'pair.target.url', issue: 'same_as_origin' }]);
     }
     const scope = input.caller.apiKeyHash ?? 'anonymous';
     const requestHash = sha256(JSON.stringify([origin, target]));
@@ -119,10 +127,15 @@ export class Analyses {
     });
   }
 
-  async manifest(id: string) {
+  /** One chunk of the manifest bytes from `offset` (NATS messages are bounded; callers loop). */
+  async manifest(id: string, offset = 0) {
     await this.row(id);
-    const m = await this.db.withSchema(SCHEMA).table('manifests').where('analysis_id', id).first();
+    const m = await this.db.withSchema(SCHEMA).table('manifests')
+      .select('manifest_hash', this.db.raw('octet_length(bytes) as total'), this.db.raw('substring(bytes from ? for ?) as chunk', [offset + 1, MANIFEST_CHUNK_BYTES]))
+      .where('analysis_id', id).first();
     if (!m) throw new ApiError('MANIFEST_NOT_READY', 'The manifest exists once the analysis completes.');
-    return { manifestHash: m.manifest_hash as string, bytesBase64: (m.bytes as Buffer).toString('base64') };
+    const total = Number(m.total);
+    if (offset > total) throw new ApiError('VALIDATION_FAILED', 'The offset is past the end of the manifest.', [{ path: 'offset', issue: 'too_big' }]);
+    return { manifestHash: m.manifest_hash as string, totalBytes: total, offset, bytesBase64: (m.chunk as Buffer).toString('base64') };
   }
 }

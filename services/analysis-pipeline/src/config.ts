@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { baseEnv, databaseEnv, envTypes, loadConfig } from '@lineage/service-kit';
+import { DEFAULT_HOSTS, parseAllowedHosts } from './intake/remote-policy';
+
+const positive = z.coerce.number().int().positive();
 
 export const pipelineEnv = {
   ...baseEnv,
@@ -7,10 +10,33 @@ export const pipelineEnv = {
   HTTP_PORT: envTypes.port.default(8081),
   MIGRATE_ON_START: envTypes.bool.default(false),
   REPO_CACHE_DIR: z.string().min(1).default('.cache/repos'),
-  REPO_CACHE_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 ** 3),
-  LINEAGE_REPO_ALLOWED_HOSTS: z.string().default('github.com,gitlab.com,codeberg.org,bitbucket.org'),
+  REPO_CACHE_MAX_BYTES: positive.default(10 * 1024 ** 3),
+  /** `host`, `host:port` or `scheme://host:port`, comma-separated; replaces the default allowlist. */
+  LINEAGE_REPO_ALLOWED_HOSTS: z
+    .string()
+    .default(DEFAULT_HOSTS)
+    .transform((s, ctx) => {
+      try {
+        return parseAllowedHosts(s);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'malformed_entry' });
+        return z.NEVER;
+      }
+    }),
   LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: envTypes.bool.default(false),
+  /** Concurrent jobs per process (0: serve the API only, run no jobs). */
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(16).default(1),
+  /** Worker threads for fingerprinting within one job. */
+  WORKER_THREADS: z.coerce.number().int().min(1).max(16).default(2),
+  ANALYSIS_MAX_FILES: positive.default(50_000),
+  ANALYSIS_MAX_FILE_BYTES: positive.default(1_000_000),
+  ANALYSIS_MAX_TOTAL_BYTES: positive.default(200_000_000),
+  ANALYSIS_MAX_COMMITS: positive.default(20_000),
+  ANALYSIS_TIMEOUT_MS: positive.default(600_000),
+  ANALYSIS_MAX_REPO_BYTES: positive.default(2 * 1024 ** 3),
+  GIT_TIMEOUT_MS: positive.default(300_000),
+  /** Drills and tests only: sleep this long before each stage, so a stage boundary can be caught in the act. */
+  DEBUG_STAGE_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
 };
 export type PipelineConfig = ReturnType<typeof loadPipelineConfig>;
 export const loadPipelineConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(pipelineEnv, env);

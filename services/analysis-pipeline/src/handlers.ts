@@ -1,17 +1,12 @@
 import { subjects } from '@lineage/schemas';
-import { ApiError, type Nats } from '@lineage/service-kit';
+import type { Nats } from '@lineage/service-kit';
 import type { Analyses } from './analyses';
-import { normalizeRepositoryUrl } from './repository-url';
+import type { Intake } from './intake/validate';
 
-export function registerHandlers(nats: Nats, analyses: Analyses): void {
+export function registerHandlers(nats: Nats, analyses: Analyses, intake: Intake): void {
+  nats.serve(subjects.analysis.validate, (q) => intake.validate(q));
   nats.serve(subjects.analysis.create, (q) => analyses.create(q));
   nats.serve(subjects.analysis.get, (q) => analyses.get(q.id));
   nats.serve(subjects.analysis.cancel, (q) => analyses.cancel(q));
-  nats.serve(subjects.analysis.manifest, (q) => analyses.manifest(q.id));
-  nats.serve(subjects.analysis.validate, async (q) => {
-    normalizeRepositoryUrl(q.origin.url, 'origin.url');
-    normalizeRepositoryUrl(q.target.url, 'target.url');
-    // Pinning against the remote (ls-remote with SSRF checks) arrives with the intake work.
-    throw new ApiError('SERVICE_UNAVAILABLE', 'Repository validation is not enabled in this build.');
-  });
+  nats.serve(subjects.analysis.manifest, (q) => analyses.manifest(q.id, q.offset));
 }

@@ -1,10 +1,13 @@
 import { ConfigError, createDb, ensureDatabase, ensureStreams, migrate, startService } from '@lineage/service-kit';
+import { ENGINE_VERSION, resolveLimits } from '@lineage/engine';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { loadPipelineConfig } from './config';
 import { SCHEMA, migrations } from './migrations';
 import { Analyses } from './analyses';
 import { registerHandlers } from './handlers';
-import { ENGINE_VERSION } from './engine-version';
+import { Intake } from './intake/validate';
+import { RepoCache } from './intake/repo-cache';
+import { PipelineWorker } from './worker';
 
 async function main(): Promise<void> {
   const config = loadPipelineConfig();
@@ -13,8 +16,14 @@ async function main(): Promise<void> {
     await ensureDatabase(config.DATABASE_URL);
     await migrate(db, SCHEMA, migrations);
   }
+  const policy = { hosts: config.LINEAGE_REPO_ALLOWED_HOSTS, allowPrivateAddresses: config.LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES };
+  const cache = new RepoCache(config.REPO_CACHE_DIR, config.REPO_CACHE_MAX_BYTES);
+  const intake = new Intake(policy, cache, config.GIT_TIMEOUT_MS);
   let js: JetStreamClient | null = null;
-  const analyses = new Analyses(db, () => js!, ENGINE_VERSION);
+  let worker: PipelineWorker | null = null;
+  const analyses = new Analyses(db, () => js!, ENGINE_VERSION, (url, field) => intake.canonical(url, field));
+  const evictTimer = setInterval(() => void cache.evict().catch(() => undefined), 60_000);
+  evictTimer.unref();
   await startService({
     name: 'analysis-pipeline',
     port: config.HTTP_PORT,
@@ -24,10 +33,29 @@ async function main(): Promise<void> {
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     shutdownDelayMs: config.SHUTDOWN_DELAY_MS,
     db,
-    onNats: async (nats) => {
+    onNats: async (nats, rt) => {
       js = await ensureStreams(nats.nc);
-      registerHandlers(nats, analyses);
+      registerHandlers(nats, analyses, intake);
+      if (config.WORKER_CONCURRENCY > 0) {
+        worker = new PipelineWorker({
+          db, nc: nats.nc, js, cache, policy,
+          limits: resolveLimits({
+            maxFiles: config.ANALYSIS_MAX_FILES, maxFileBytes: config.ANALYSIS_MAX_FILE_BYTES, maxTotalBytes: config.ANALYSIS_MAX_TOTAL_BYTES,
+            maxCommits: config.ANALYSIS_MAX_COMMITS, timeBudgetMs: config.ANALYSIS_TIMEOUT_MS,
+          }),
+          maxRepoBytes: config.ANALYSIS_MAX_REPO_BYTES,
+          fetchTimeoutMs: config.GIT_TIMEOUT_MS,
+          threads: config.WORKER_THREADS,
+          concurrency: config.WORKER_CONCURRENCY,
+          log: rt.log,
+          metrics: rt.metrics,
+          ...(config.DEBUG_STAGE_DELAY_MS > 0 ? { beforeStage: () => new Promise((r) => setTimeout(r, config.DEBUG_STAGE_DELAY_MS)) } : {}),
+        });
+        await worker.start();
+      }
     },
+    // Stop pulling jobs and hand running ones back before NATS drains.
+    beforeDrain: [{ name: 'pipeline-worker', run: async () => { clearInterval(evictTimer); await worker?.stop(); } }],
   });
 }
 

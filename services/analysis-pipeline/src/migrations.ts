@@ -52,4 +52,20 @@ export const migrations: Migration[] = [
       for (const t of ['stage_outputs', 'manifests', 'idempotency_keys', 'analyses']) await knex.schema.withSchema(SCHEMA).dropTableIfExists(t);
     },
   },
+  {
+    name: '0002_worker_lease',
+    async up(knex) {
+      await knex.schema.withSchema(SCHEMA).alterTable('analyses', (t) => {
+        t.string('worker', 64);
+        t.bigInteger('lease_until');
+        t.bigInteger('committed_at_origin');
+        t.bigInteger('committed_at_target');
+      });
+    },
+    async down(knex) {
+      await knex.schema.withSchema(SCHEMA).alterTable('analyses', (t) => {
+        t.dropColumns('worker', 'lease_until', 'committed_at_origin', 'committed_at_target');
+      });
+    },
+  },
 ];
