@@ -35,7 +35,9 @@ export const pipelineEnv = {
   ANALYSIS_TIMEOUT_MS: positive.default(600_000),
   ANALYSIS_MAX_REPO_BYTES: positive.default(2 * 1024 ** 3),
   GIT_TIMEOUT_MS: positive.default(300_000),
-  /** Drills and tests only: sleep this long before each stage, so a stage boundary can be caught in the act. */
+  /** JetStream ack wait for jobs; a dead worker's job is redelivered after about this long. */
+  JOB_ACK_WAIT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  /** Drills and tests only: each stage takes at least this much longer, so a running stage can be caught in the act. */
   DEBUG_STAGE_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
 };
 export type PipelineConfig = ReturnType<typeof loadPipelineConfig>;

@@ -49,7 +49,8 @@ async function main(): Promise<void> {
           concurrency: config.WORKER_CONCURRENCY,
           log: rt.log,
           metrics: rt.metrics,
-          ...(config.DEBUG_STAGE_DELAY_MS > 0 ? { beforeStage: () => new Promise((r) => setTimeout(r, config.DEBUG_STAGE_DELAY_MS)) } : {}),
+          ackWaitMs: config.JOB_ACK_WAIT_MS,
+          ...(config.DEBUG_STAGE_DELAY_MS > 0 ? { stageDelay: () => new Promise<void>((r) => setTimeout(r, config.DEBUG_STAGE_DELAY_MS)) } : {}),
         });
         await worker.start();
       }

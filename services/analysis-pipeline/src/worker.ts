@@ -27,12 +27,12 @@ export interface WorkerOptions {
   concurrency: number;
   log: Logger;
   metrics: ServiceMetrics;
-  /** Test hook: called before each stage runs (e.g. to slow a stage down). */
-  beforeStage?: (analysisId: string, stage: StageName) => Promise<void>;
+  /** How long JetStream waits for an ack before redelivering; heartbeats come at a third of it. */
+  ackWaitMs: number;
+  /** Drills and tests: extra work inside each stage (the stage is already `running`). */
+  stageDelay?: (analysisId: string, stage: StageName) => Promise<void>;
 }
 
-const LEASE_SECONDS = 90;
-const HEARTBEAT_MS = 10_000;
 const MAX_DELIVER = 10;
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -58,12 +58,17 @@ export class PipelineWorker {
     this.store = new StageStore(o.db);
   }
 
-  static async ensureConsumer(nc: NatsConnection): Promise<void> {
+  /** The DB lease outlives a missed heartbeat or two, and expires soon after JetStream would redeliver. */
+  private get leaseSeconds(): number {
+    return Math.ceil((this.o.ackWaitMs * 1.5) / 1000);
+  }
+
+  static async ensureConsumer(nc: NatsConnection, ackWaitMs: number): Promise<void> {
     const jsm = await jetstreamManager(nc);
     await jsm.consumers.add(streams.jobs.name, {
       durable_name: streams.jobs.consumer,
       ack_policy: AckPolicy.Explicit,
-      ack_wait: nanos(60_000),
+      ack_wait: nanos(ackWaitMs),
       max_deliver: MAX_DELIVER,
       max_ack_pending: 1000,
       filter_subject: streams.jobs.subjects[0],
@@ -71,7 +76,7 @@ export class PipelineWorker {
   }
 
   async start(): Promise<void> {
-    await PipelineWorker.ensureConsumer(this.o.nc);
+    await PipelineWorker.ensureConsumer(this.o.nc, this.o.ackWaitMs);
     const consumer = await this.o.js.consumers.get(streams.jobs.name, streams.jobs.consumer);
     const pending = new Gauge({ name: 'lineage_pipeline_jobs_pending', help: 'Jobs waiting or in progress on the work queue', registers: [this.o.metrics.registry] });
     this.pendingTimer = setInterval(() => {
@@ -126,17 +131,18 @@ export class PipelineWorker {
     const leased = await this.table()
       .where('id', id)
       .andWhere((w) => w.whereNull('lease_until').orWhere('lease_until', '<', now()).orWhere('worker', this.id))
-      .update({ worker: this.id, lease_until: now() + LEASE_SECONDS });
+      .update({ worker: this.id, lease_until: now() + this.leaseSeconds });
     if (leased === 0) {
-      m.nak(LEASE_SECONDS * 1000);
+      // Another worker holds it (or held it and died): try again once its lease can have expired.
+      m.nak(this.leaseSeconds * 1000);
       return;
     }
     const ac = new AbortController();
     this.running.add(ac);
     const heartbeat = setInterval(() => {
       m.working();
-      void this.table().where({ id, worker: this.id }).update({ lease_until: now() + LEASE_SECONDS }).catch(() => undefined);
-    }, HEARTBEAT_MS);
+      void this.table().where({ id, worker: this.id }).update({ lease_until: now() + this.leaseSeconds }).catch(() => undefined);
+    }, Math.max(250, Math.floor(this.o.ackWaitMs / 3)));
     try {
       await this.run(id, ac.signal, log);
       m.ack();
@@ -181,7 +187,6 @@ export class PipelineWorker {
           const fresh = await this.table().where('id', id).first('cancel_requested', 'state');
           if (fresh.cancel_requested) return this.finishCancel(id);
           if (this.stopping || signal.aborted) throw new Requeue();
-          await this.o.beforeStage?.(id, name);
           await this.runStage(id, name, pair, gitDirs, signal, log);
         }
       }),
@@ -214,6 +219,7 @@ export class PipelineWorker {
         }
       },
     };
+    await this.o.stageDelay?.(id, name);
     if (name === 'publish') return this.publish(id, pair, log);
     const output = await (STAGES as Record<string, (c: StageContext) => Promise<unknown>>)[name]!(ctx);
     if (signal.aborted) throw new Requeue();
