@@ -130,7 +130,8 @@ describe('durable pipeline', () => {
     expect(final.stages[at].state).toBe('done');
     for (const s of final.stages.slice(at + 1)) expect(s.state).toBe('cancelled');
     expect(final.manifestHash).toBeNull();
-    await w.stop();
+    await Promise.all(workers.splice(0).map((x) => x.stop()));
+    expect(w.child.exitCode).toBe(0);
   }, 120_000);
 
   it('a job published twice runs once', async () => {
@@ -153,5 +154,21 @@ describe('durable pipeline', () => {
     }
     expect(completedLines(id)).toBe(1);
     expect((await getAnalysis(id)).state).toBe('completed');
+    await Promise.all(workers.splice(0).map((w) => w.stop()));
   }, 180_000);
+
+  it('a bound from configuration fails the analysis with its code and names the bound; a retry is allowed', async () => {
+    const w = await startWorker({ ANALYSIS_MAX_FILES: '3' });
+    const created = await create(repos[4]!, repos[2]!);
+    const failed = await waitFor('failed', async () => {
+      const x = await getAnalysis(created.analysis.id);
+      return x.state === 'failed' ? x : undefined;
+    }, 60_000, 100);
+    expect(failed.error).toMatchObject({ code: 'REPOSITORY_TOO_LARGE', limit: 'maxFiles' });
+    expect(failed.stages.find((s: { name: string }) => s.name === 'inventory').state).toBe('failed');
+    // A failed analysis does not block the pair: a new request makes a new analysis.
+    const again = await create(repos[4]!, repos[2]!);
+    expect(again.analysis.id).not.toBe(created.analysis.id);
+    await w.stop();
+  }, 120_000);
 });

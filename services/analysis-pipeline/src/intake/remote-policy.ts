@@ -38,7 +38,10 @@ export function parseAllowedHosts(spec: string): AllowedHost[] {
 const refused = (field: string, issue: string, message: string) => new ApiError('REPOSITORY_NOT_ALLOWED', message, [{ path: field, issue }]);
 const invalid = (field: string, issue: string) => new ApiError('VALIDATION_FAILED', 'The request failed validation.', [{ path: field, issue }]);
 
-/** Ranges no repository fetch may reach unless private addresses are explicitly allowed. */
+/**
+ * Ranges no repository fetch may reach unless private addresses are explicitly allowed.
+ * (BlockList checks IPv4-mapped IPv6 addresses against the IPv4 rules itself.)
+ */
 const PRIVATE = (() => {
   const b = new BlockList();
   for (const [net, bits] of [
@@ -47,7 +50,7 @@ const PRIVATE = (() => {
     ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
   ] as const) b.addSubnet(net, bits, 'ipv4');
   for (const [net, bits] of [
-    ['::', 128], ['::1', 128], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['100::', 64], ['2001::', 23], ['2001:db8::', 32],
+    ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001::', 23], ['2001:db8::', 32],
     ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
   ] as const) b.addSubnet(net, bits, 'ipv6');
   return b;
