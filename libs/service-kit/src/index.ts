@@ -11,3 +11,4 @@ export * from './runtime';
 export * from './cursor';
 export * from './jetstream';
 export * from './migration-command';
+export * from './main';

@@ -1,4 +1,4 @@
-import { ConfigError, createDb, ensureDatabase, ensureStreams, migrate, startService } from '@lineage/service-kit';
+import { baseServiceOptions, ensureStreams, openServiceDb, runMain, startService } from '@lineage/service-kit';
 import { ENGINE_VERSION, resolveLimits } from '@lineage/engine';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { loadPipelineConfig } from './config';
@@ -9,13 +9,9 @@ import { Intake } from './intake/validate';
 import { RepoCache } from './intake/repo-cache';
 import { PipelineWorker } from './worker';
 
-async function main(): Promise<void> {
+runMain('analysis-pipeline', async () => {
   const config = loadPipelineConfig();
-  const db = createDb({ url: config.DATABASE_URL, schema: SCHEMA, poolMax: config.DATABASE_POOL_MAX, applicationName: 'analysis-pipeline' });
-  if (config.MIGRATE_ON_START) {
-    await ensureDatabase(config.DATABASE_URL);
-    await migrate(db, SCHEMA, migrations);
-  }
+  const db = await openServiceDb('analysis-pipeline', config, SCHEMA, migrations);
   const policy = { hosts: config.LINEAGE_REPO_ALLOWED_HOSTS, allowPrivateAddresses: config.LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES };
   const cache = new RepoCache(config.REPO_CACHE_DIR, config.REPO_CACHE_MAX_BYTES);
   const intake = new Intake(policy, cache, config.GIT_TIMEOUT_MS);
@@ -25,13 +21,7 @@ async function main(): Promise<void> {
   const evictTimer = setInterval(() => void cache.evict().catch(() => undefined), 60_000);
   evictTimer.unref();
   await startService({
-    name: 'analysis-pipeline',
-    port: config.HTTP_PORT,
-    natsUrl: config.NATS_URL,
-    logLevel: config.LOG_LEVEL,
-    requestTimeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
-    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-    shutdownDelayMs: config.SHUTDOWN_DELAY_MS,
+    ...baseServiceOptions('analysis-pipeline', config),
     db,
     onNats: async (nats, rt) => {
       js = await ensureStreams(nats.nc);
@@ -58,9 +48,4 @@ async function main(): Promise<void> {
     // Stop pulling jobs and hand running ones back before NATS drains.
     beforeDrain: [{ name: 'pipeline-worker', run: async () => { clearInterval(evictTimer); await worker?.stop(); } }],
   });
-}
-
-main().catch((err) => {
-  console.error(JSON.stringify({ level: 'fatal', service: 'analysis-pipeline', msg: err instanceof ConfigError ? err.message : 'start-up failed', err: err instanceof ConfigError ? undefined : String(err) }));
-  process.exit(1);
 });
