@@ -7,7 +7,8 @@ import { json } from '../support/http';
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack();
+  // API-only pipeline: these tests exercise the routes, so nothing should pick the jobs up.
+  stack = await startStack({ extraEnv: { 'analysis-pipeline': { WORKER_CONCURRENCY: '0' } } });
 }, 120_000);
 afterAll(async () => {
   await stack?.stop();

@@ -77,6 +77,12 @@ describe('analyses of fixture repositories', () => {
     expect(scenario.verdicts).toContain(manifest.verdict);
     expect(scenario.directions).toContain(manifest.direction);
     expect(manifest.pair.origin.commit).toBe(pair.origin.commit);
+    // The case-store publishes the case; the analysis then points at it.
+    const caseId = await waitFor('case link', async () => (await json(await fetch(`${stack.api}/analyses/${analysis.id}`))).analysis.caseId as string | null ?? undefined, 30_000, 200);
+    const report = (await json(await fetch(`${stack.api}/cases/${caseId}`))).case;
+    expect(report).toMatchObject({ id: caseId, analysisId: analysis.id, verdict: manifest.verdict, direction: manifest.direction, manifestHash: hash });
+    const evidence = await json(await fetch(`${stack.api}/cases/${caseId}/evidence?limit=5`));
+    expect(evidence.total).toBe(manifest.evidence.length);
     const notModified = await fetch(`${stack.api}/analyses/${analysis.id}/manifest`, { headers: { 'if-none-match': `"${hash}"` } });
     expect(notModified.status).toBe(304);
     const late = await post(stack, `/analyses/${analysis.id}/cancel`, {}, { authorization: `Bearer ${cancelToken}` });

@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   ANALYSIS_FINISHED: 409,
   MANIFEST_NOT_READY: 409,
   INDEXER_BEHIND: 409,
+  /** Challenge preparation: the case's fact has no assertion open to challenge (none, already challenged, or resolved). */
+  FACT_NOT_CHALLENGEABLE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   REPOSITORY_UNREACHABLE: 422,

@@ -7,3 +7,4 @@ export * from './openapi';
 export * as analysisApi from './api/analysis';
 export * as casesApi from './api/cases';
 export * as factsApi from './api/facts';
+export * from './manifest';

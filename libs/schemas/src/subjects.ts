@@ -2,7 +2,7 @@
 // and of its successful reply. Both ends validate against these same objects.
 import { z } from './zod';
 import { WireError } from './errors';
-import { Address, DecimalId, Hash32 } from './common';
+import { Address, DecimalId, Hash32, Timestamp } from './common';
 import * as A from './api/analysis';
 import * as C from './api/cases';
 import * as F from './api/facts';
@@ -44,9 +44,10 @@ export const subjects = {
     manifest: def(
       'lineage.analysis.manifest',
       'analysis-pipeline',
-      A.AnalysisIdParams,
+      // Manifests can outgrow one NATS message: callers read it in chunks from `offset`.
+      A.AnalysisIdParams.extend({ offset: z.number().int().nonnegative().default(0) }),
       // Bytes exactly as hashed, base64 so NATS JSON does not re-serialise them.
-      z.object({ manifestHash: Hash32, bytesBase64: z.string() }),
+      z.object({ manifestHash: Hash32, totalBytes: z.number().int().nonnegative(), offset: z.number().int().nonnegative(), bytesBase64: z.string() }),
     ),
   },
   cases: {
@@ -78,9 +79,18 @@ export const subjects = {
       'chain-reader',
       z.object({}),
       z.object({
-        latest: z.object({ number: DecimalId, hash: Hash32 }),
-        finalized: z.object({ number: DecimalId, hash: Hash32 }),
+        latest: z.object({ number: DecimalId, hash: Hash32, timestamp: Timestamp }),
+        finalized: z.object({ number: DecimalId, hash: Hash32, timestamp: Timestamp }),
       }),
+    ),
+    /** Decoded registry events of a block range, paged so a reply stays well under NATS's 1 MiB. */
+    logs: def('lineage.chain.logs', 'chain-reader', F.ChainLogsRequest, F.ChainLogsResponse),
+    /** Block headers (number, hash, parent hash, timestamp) of a range of at most MAX_HEADERS_PER_REQUEST blocks; stops at the head. */
+    blocks: def(
+      'lineage.chain.blocks',
+      'chain-reader',
+      F.BlockRange.refine((r) => BigInt(r.toBlock) - BigInt(r.fromBlock) < BigInt(F.MAX_HEADERS_PER_REQUEST), { message: 'range_too_large', path: ['toBlock'] }),
+      F.ChainBlocksResponse,
     ),
     nonce: def('lineage.chain.nonce', 'chain-reader', z.object({ address: Address }), z.object({ nonce: DecimalId, blockNumber: DecimalId })),
     factAt: def(

@@ -149,7 +149,7 @@ export class Nats {
       this.log.warn({ err, subject: def.subject }, 'nats request failed');
       throw new ApiError('SERVICE_UNAVAILABLE', 'A required service is not reachable.');
     }
-    const envelope = replyEnvelope(def.response).safeParse(safeJson(msg));
+    const envelope = envelopeOf(def).safeParse(safeJson(msg));
     if (!envelope.success) {
       end({ outcome: 'invalid_reply' });
       this.log.error({ subject: def.subject }, 'invalid reply from upstream');
@@ -174,6 +174,17 @@ export class Nats {
     if (this.nc.isClosed()) return;
     await this.nc.drain().catch(() => this.nc.close());
   }
+}
+
+/** One envelope schema per subject: zod compiles a schema on first use, so building one per request is costly. */
+const envelopes = new WeakMap<SubjectDef, ReturnType<typeof replyEnvelope>>();
+function envelopeOf(def: SubjectDef): ReturnType<typeof replyEnvelope> {
+  let e = envelopes.get(def);
+  if (!e) {
+    e = replyEnvelope(def.response);
+    envelopes.set(def, e);
+  }
+  return e;
 }
 
 function safeJson(msg: Msg): unknown {

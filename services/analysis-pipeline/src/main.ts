@@ -8,6 +8,7 @@ import { registerHandlers } from './handlers';
 import { Intake } from './intake/validate';
 import { RepoCache } from './intake/repo-cache';
 import { PipelineWorker } from './worker';
+import { CaseLinks } from './case-links';
 
 runMain('analysis-pipeline', async () => {
   const config = loadPipelineConfig();
@@ -17,6 +18,7 @@ runMain('analysis-pipeline', async () => {
   const intake = new Intake(policy, cache, config.GIT_TIMEOUT_MS);
   let js: JetStreamClient | null = null;
   let worker: PipelineWorker | null = null;
+  let links: CaseLinks | null = null;
   const analyses = new Analyses(db, () => js!, ENGINE_VERSION, (url, field) => intake.canonical(url, field));
   const evictTimer = setInterval(() => void cache.evict().catch(() => undefined), 60_000);
   evictTimer.unref();
@@ -26,6 +28,8 @@ runMain('analysis-pipeline', async () => {
     onNats: async (nats, rt) => {
       js = await ensureStreams(nats.nc);
       registerHandlers(nats, analyses, intake);
+      links = new CaseLinks(db, nats.nc, js, rt.log);
+      await links.start();
       if (config.WORKER_CONCURRENCY > 0) {
         worker = new PipelineWorker({
           db, nc: nats.nc, js, cache, policy,
@@ -46,6 +50,6 @@ runMain('analysis-pipeline', async () => {
       }
     },
     // Stop pulling jobs and hand running ones back before NATS drains.
-    beforeDrain: [{ name: 'pipeline-worker', run: async () => { clearInterval(evictTimer); await worker?.stop(); } }],
+    beforeDrain: [{ name: 'pipeline-worker', run: async () => { clearInterval(evictTimer); await worker?.stop(); await links?.stop(); } }],
   });
 });

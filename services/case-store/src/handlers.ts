@@ -1,15 +1,19 @@
 import { subjects } from '@lineage/schemas';
-import { ApiError, type Nats } from '@lineage/service-kit';
+import type { Nats } from '@lineage/service-kit';
 import type { CaseStore } from './store';
+import type { CaseFacts } from './facts';
+import type { ChallengePreparer } from './challenge';
 
-export function registerHandlers(nats: Nats, store: CaseStore): void {
+export function registerHandlers(nats: Nats, deps: { store: CaseStore; facts: CaseFacts; challenges: ChallengePreparer }): void {
+  const { store, facts, challenges } = deps;
   nats.serve(subjects.cases.list, (q) => store.list(q));
-  nats.serve(subjects.cases.get, (q) => store.report(q.id) as never);
+  nats.serve(subjects.cases.get, async (q, ctx) => {
+    const { row, report } = await store.report(q.id);
+    const factKey = facts.factKey(row);
+    const fact = await facts.fact(factKey, ctx);
+    return { case: { ...report, id: String(row.id), analysisId: String(row.analysis_id), createdAt: String(row.created_at), factKey, fact } as never };
+  });
   nats.serve(subjects.cases.evidence, (q) => store.evidence(q) as never);
   nats.serve(subjects.cases.search, (q) => store.search(q));
-  nats.serve(subjects.cases.challengePrepare, async (q) => {
-    await store.get(q.id);
-    // The typed data needs the registry's domain and the challenger's nonce from chain-reader.
-    throw new ApiError('CHAIN_UNAVAILABLE', 'The registry is not available to prepare a challenge.');
-  });
+  nats.serve(subjects.cases.challengePrepare, async (q, ctx) => challenges.prepare(await store.get(q.id), q.body, ctx));
 }

@@ -3,17 +3,55 @@ import { ApiError, CursorCodec, notFound } from '@lineage/service-kit';
 import { VERDICTS, type casesApi } from '@lineage/schemas';
 import type { z } from 'zod';
 import { SCHEMA } from './migrations';
+import type { BuiltCase } from './report';
 
 type CaseCard = z.input<typeof casesApi.CaseCard>;
-type CaseRow = {
-  id: string; analysis_id: string; origin_url: string; origin_commit: string; target_url: string; target_commit: string;
-  verdict: string; confidence: string; direction: string; manifest_hash: string; report: Record<string, unknown>; created_at: string;
-};
+export interface CaseRow {
+  id: string;
+  analysis_id: string;
+  origin_url: string;
+  origin_commit: string;
+  target_url: string;
+  target_commit: string;
+  verdict: string;
+  confidence: string;
+  direction: string;
+  manifest_hash: string;
+  origin_committed_at: string | null;
+  target_committed_at: string | null;
+  fact_template_id: string | null;
+  fact_key: string | null;
+  created_at: string;
+}
 
+/** Columns of a case card (never the report: cards must not detoast it). */
+const CARD_COLUMNS = [
+  'id', 'analysis_id', 'origin_url', 'origin_commit', 'origin_committed_at', 'target_url', 'target_commit', 'target_committed_at',
+  'verdict', 'confidence', 'direction', 'manifest_hash', 'fact_template_id', 'fact_key', 'created_at',
+];
+
+// The hottest reads as fixed SQL text (no query building per request).
+const SELECT_CARD_BY_ID = `select ${CARD_COLUMNS.join(', ')} from ${SCHEMA}.cases where id = ?`;
+const SELECT_REPORT_BY_ID = `select ${CARD_COLUMNS.join(', ')}, report from ${SCHEMA}.cases where id = ?`;
+
+const DECIMAL = /^[0-9]{1,19}$/;
+const MAX_BIGINT = 2n ** 63n - 1n;
+/** Whether a decimal id fits the bigint columns; larger ids cannot exist (and must not reach SQL). */
+export const isStorableId = (id: string) => DECIMAL.test(id) && BigInt(id) <= MAX_BIGINT;
 const isIdPosition = (v: unknown): v is { id: string } =>
-  typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' && /^[0-9]{1,20}$/.test((v as { id: string }).id);
+  typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' && DECIMAL.test((v as { id: string }).id);
+const isSeqPosition = (v: unknown): v is { seq: number } =>
+  typeof v === 'object' && v !== null && Number.isInteger((v as { seq?: unknown }).seq) && (v as { seq: number }).seq >= 0 && (v as { seq: number }).seq <= 2 ** 31 - 1;
+const isSearchPosition = (v: unknown): v is { rank: number; id: string } =>
+  isIdPosition(v) && [0, 1, 2].includes((v as { rank?: unknown }).rank as number);
 
-/** Reads over the cases schema: keyset pagination (id descending = newest first), never OFFSET. */
+export type EvidenceFilter = { layer?: string; strength?: string; kind?: string; path?: string };
+
+/**
+ * The cases schema: writes of published cases (idempotent per analysis) and every
+ * read behind the case routes. Lists are keyset-paginated with signed cursors bound
+ * to the list and its filters; nothing uses OFFSET.
+ */
 export class CaseStore {
   constructor(private readonly db: Knex, private readonly cursors: CursorCodec) {}
 
@@ -22,12 +60,11 @@ export class CaseStore {
   }
 
   static card(r: CaseRow): CaseCard {
-    const report = r.report as { pair?: { origin?: { committedAt?: string | null }; target?: { committedAt?: string | null } } };
     return {
       id: String(r.id),
       pair: {
-        origin: { url: r.origin_url, commit: r.origin_commit, committedAt: report.pair?.origin?.committedAt ?? null },
-        target: { url: r.target_url, commit: r.target_commit, committedAt: report.pair?.target?.committedAt ?? null },
+        origin: { url: r.origin_url, commit: r.origin_commit, committedAt: r.origin_committed_at === null ? null : String(r.origin_committed_at) },
+        target: { url: r.target_url, commit: r.target_commit, committedAt: r.target_committed_at === null ? null : String(r.target_committed_at) },
       },
       verdict: r.verdict as CaseCard['verdict'],
       confidence: r.confidence as CaseCard['confidence'],
@@ -37,101 +74,201 @@ export class CaseStore {
     };
   }
 
+  private cardSelect(q: Knex.QueryBuilder) {
+    return q.select(CARD_COLUMNS);
+  }
+
+  // ---- writes -------------------------------------------------------------
+
+  /** The case of an analysis, if it has one. */
+  async caseOfAnalysis(analysisId: string): Promise<{ id: string; manifestHash: string; createdAt: string } | null> {
+    const row = (await this.cases().where('analysis_id', analysisId).first('id', 'manifest_hash', 'created_at')) as { id: string; manifest_hash: string; created_at: string } | undefined;
+    return row ? { id: String(row.id), manifestHash: row.manifest_hash, createdAt: String(row.created_at) } : null;
+  }
+
+  /**
+   * Publish a case and its evidence in one transaction. A second insert for the same
+   * analysis (redelivery, a concurrent replica) changes nothing and returns the existing id.
+   */
+  async insertCase(input: {
+    analysisId: string;
+    built: BuiltCase;
+    engineVersion: string;
+    createdAt: number;
+    fact: { templateId: string; factKey: string | null };
+  }): Promise<{ id: string; created: boolean }> {
+    const { report, evidence } = input.built;
+    return this.db.transaction(async (trx) => {
+      const inserted = (await trx
+        .withSchema(SCHEMA)
+        .table('cases')
+        .insert({
+          analysis_id: input.analysisId,
+          origin_url: report.pair.origin.url,
+          origin_commit: report.pair.origin.commit,
+          origin_committed_at: report.pair.origin.committedAt,
+          target_url: report.pair.target.url,
+          target_commit: report.pair.target.commit,
+          target_committed_at: report.pair.target.committedAt,
+          verdict: report.verdict,
+          confidence: report.confidence,
+          direction: report.direction,
+          manifest_hash: report.manifestHash,
+          engine_version: input.engineVersion,
+          evidence_count: evidence.length,
+          fact_template_id: input.fact.templateId,
+          fact_key: input.fact.factKey,
+          report: JSON.stringify(report),
+          created_at: input.createdAt,
+        })
+        .onConflict('analysis_id')
+        .ignore()
+        .returning('id')) as { id: string }[];
+      if (inserted.length === 0) {
+        const existing = (await trx.withSchema(SCHEMA).table('cases').where('analysis_id', input.analysisId).first('id')) as { id: string };
+        return { id: String(existing.id), created: false };
+      }
+      const caseId = String(inserted[0]!.id);
+      for (let i = 0; i < evidence.length; i += 1000) {
+        await trx
+          .withSchema(SCHEMA)
+          .table('evidence')
+          .insert(evidence.slice(i, i + 1000).map((e) => ({ ...e, case_id: caseId, item: JSON.stringify(e.item) })));
+      }
+      return { id: caseId, created: true };
+    });
+  }
+
+  // ---- reads --------------------------------------------------------------
+
   async list(q: { verdict?: string; repository?: string; limit: number; cursor?: string }) {
     const scope = `cases:${q.verdict ?? ''}:${q.repository ?? ''}`;
     const after = q.cursor ? this.cursors.decode(scope, q.cursor, isIdPosition).id : null;
-    const query = this.cases().select('*').orderBy('id', 'desc').limit(q.limit + 1);
+    const query = this.cardSelect(this.cases()).orderBy('id', 'desc').limit(q.limit + 1);
     if (q.verdict) query.where('verdict', q.verdict);
-    if (q.repository) {
-      const like = `%${escapeLike(q.repository.toLowerCase())}%`;
-      query.where((w) => w.whereRaw('lower(origin_url) like ?', [like]).orWhereRaw('lower(target_url) like ?', [like]));
-    }
+    if (q.repository) whereRepository(query, q.repository);
     if (after) query.where('id', '<', after);
-    const rows = (await query) as CaseRow[];
+    const rows = (await query) as (CaseRow)[];
     const page = rows.slice(0, q.limit);
     const next = rows.length > q.limit ? this.cursors.encode(scope, { id: String(page[page.length - 1]!.id) }) : null;
     return { items: page.map(CaseStore.card), nextCursor: next };
   }
 
   async get(id: string): Promise<CaseRow> {
-    const row = (await this.cases().where('id', id).first()) as CaseRow | undefined;
+    if (!isStorableId(id)) throw notFound('CASE_NOT_FOUND', 'case');
+    const row = (await this.db.raw(SELECT_CARD_BY_ID, [id])).rows[0] as CaseRow | undefined;
     if (!row) throw notFound('CASE_NOT_FOUND', 'case');
     return row;
   }
 
-  async report(id: string) {
-    const row = await this.get(id);
-    return { case: { ...(row.report as object), id: String(row.id), analysisId: String(row.analysis_id), fact: null } };
+  async report(id: string): Promise<{ row: CaseRow; report: Record<string, unknown> }> {
+    if (!isStorableId(id)) throw notFound('CASE_NOT_FOUND', 'case');
+    const row = (await this.db.raw(SELECT_REPORT_BY_ID, [id])).rows[0] as (CaseRow & { report: Record<string, unknown> }) | undefined;
+    if (!row) throw notFound('CASE_NOT_FOUND', 'case');
+    const { report, ...rest } = row;
+    return { row: rest, report };
   }
 
-  async evidence(q: { id: string; layer?: string; strength?: string; kind?: string; path?: string; limit: number; cursor?: string }) {
-    await this.get(q.id);
+  private async caseExists(id: string): Promise<void> {
+    const row = await this.cases().where('id', id).first('id');
+    if (!row) throw notFound('CASE_NOT_FOUND', 'case');
+  }
+
+  /** One case's evidence, filtered, in rank order, with exact facet counts over the whole filtered set. */
+  async evidence(q: { id: string; limit: number; cursor?: string } & EvidenceFilter) {
+    if (!isStorableId(q.id)) throw notFound('CASE_NOT_FOUND', 'case');
     const scope = `evidence:${q.id}:${q.layer ?? ''}:${q.strength ?? ''}:${q.kind ?? ''}:${q.path ?? ''}`;
-    const after = q.cursor ? this.cursors.decode(scope, q.cursor, isIdPosition).id : null;
-    const filtered = () => {
-      const b = this.db.withSchema(SCHEMA).table('evidence').where('case_id', q.id);
-      if (q.layer) b.where('layer', q.layer);
-      if (q.strength) b.where('strength', q.strength);
-      if (q.kind) b.where('kind', q.kind);
-      if (q.path) b.whereRaw('path like ?', [`${escapeLike(q.path)}%`]);
-      return b;
-    };
-    const pageQuery = filtered().select('id', 'item').orderBy('id', 'asc').limit(q.limit + 1);
-    if (after) pageQuery.where('id', '>', after);
-    const [rows, facetRows] = await Promise.all([
-      pageQuery as Promise<{ id: string; item: Record<string, unknown> }[]>,
-      filtered()
-        .select(this.db.raw(`grouping(layer, strength, kind, language) as g`), 'layer', 'strength', 'kind', 'language', this.db.raw('count(*)::int as n'))
-        .groupByRaw('grouping sets ((layer), (strength), (kind), (language))') as unknown as Promise<
-        { layer: string | null; strength: string | null; kind: string | null; language: string | null; n: number; g: number }[]
-      >,
-    ]);
+    const after = q.cursor ? this.cursors.decode(scope, q.cursor, isSeqPosition).seq : null;
+    // One round trip: the page and the facet counts, as two parts of a UNION ALL over the same filter.
+    const conds = ['case_id = ?'];
+    const binds: Knex.Value[] = [q.id];
+    if (q.layer) { conds.push('layer = ?'); binds.push(q.layer); }
+    if (q.strength) { conds.push('strength = ?'); binds.push(q.strength); }
+    if (q.kind) { conds.push('kind = ?'); binds.push(q.kind); }
+    if (q.path) {
+      const prefix = `${escapeLike(q.path)}%`;
+      conds.push('(target_path like ? or origin_path like ?)');
+      binds.push(prefix, prefix);
+    }
+    const where = conds.join(' and ');
+    const sql = `(select 0 as part, seq, item, null::text as layer, null::text as strength, null::text as kind, null::text as language, null::int as n, null::int as g
+        from ${SCHEMA}.evidence where ${where}${after !== null ? ' and seq > ?' : ''} order by seq limit ?)
+      union all
+      (select 1, null, null, layer, strength, kind, language, count(*)::int, grouping(layer, strength, kind, language)::int
+        from ${SCHEMA}.evidence where ${where} group by grouping sets ((layer), (strength), (kind), (language), ()))`;
+    const result = await this.db.raw(sql, [...binds, ...(after !== null ? [after] : []), q.limit + 1, ...binds]);
+    type Row = { part: number; seq: number; item: Record<string, unknown>; layer: string | null; strength: string | null; kind: string | null; language: string | null; n: number; g: number };
+    const all = result.rows as Row[];
+    const rows = all.filter((r) => r.part === 0).sort((a, b) => a.seq - b.seq);
+    const facetRows = all.filter((r) => r.part === 1);
     const facets = { layer: {} as Record<string, number>, strength: {} as Record<string, number>, kind: {} as Record<string, number>, language: {} as Record<string, number> };
     let total = 0;
     for (const f of facetRows) {
-      // grouping() bitmask: 0b0111 → grouped by layer only, etc.
-      if (f.g === 0b0111) { facets.layer[f.layer!] = f.n; total += f.n; }
+      // grouping() bitmask, one bit per argument, set when that column is NOT grouped.
+      if (f.g === 0b1111) total = f.n;
+      else if (f.g === 0b0111) facets.layer[f.layer!] = f.n;
       else if (f.g === 0b1011) facets.strength[f.strength!] = f.n;
       else if (f.g === 0b1101) facets.kind[f.kind!] = f.n;
       else if (f.g === 0b1110) facets.language[f.language ?? 'none'] = f.n;
     }
+    // An empty filtered set: tell "unknown case" apart from "nothing matches".
+    if (total === 0) await this.caseExists(q.id);
     const page = rows.slice(0, q.limit);
     return {
-      items: page.map((r) => ({ ...r.item, id: String(r.id) })),
-      nextCursor: rows.length > q.limit ? this.cursors.encode(scope, { id: String(page[page.length - 1]!.id) }) : null,
+      items: page.map((r) => ({ ...r.item, id: String(r.seq) })),
+      nextCursor: rows.length > q.limit ? this.cursors.encode(scope, { seq: page[page.length - 1]!.seq }) : null,
       total,
       facets,
     };
   }
 
-  /** Exact case id, then verdict name, then repository substring; newest first within each. */
+  /**
+   * Search ranking (docs/cases.md): an exact case id first, then cases whose verdict is
+   * the term, then repository URL substring matches; newest first within each. A case
+   * appears once, under its best match. The cursor is (rank, id).
+   */
   async search(q: { q: string; limit: number; cursor?: string }) {
     const term = q.q.trim();
     if (term.length === 0) throw new ApiError('VALIDATION_FAILED', 'The request failed validation.', [{ path: 'q', issue: 'too_small' }]);
     const scope = `search:${term}`;
-    const after = q.cursor ? this.cursors.decode(scope, q.cursor, isIdPosition).id : null;
-    const upper = term.toUpperCase();
-    let matchedOn: 'caseId' | 'verdict' | 'repository';
-    const query = this.cases().select('*').orderBy('id', 'desc').limit(q.limit + 1);
-    if (/^[0-9]{1,20}$/.test(term)) {
-      matchedOn = 'caseId';
-      query.where('id', term);
-    } else if ((VERDICTS as readonly string[]).includes(upper)) {
-      matchedOn = 'verdict';
-      query.where('verdict', upper);
-    } else {
-      matchedOn = 'repository';
-      const like = `%${escapeLike(term.toLowerCase())}%`;
-      query.where((w) => w.whereRaw('lower(origin_url) like ?', [like]).orWhereRaw('lower(target_url) like ?', [like]));
-    }
-    if (after) query.where('id', '<', after);
-    const rows = (await query) as CaseRow[];
+    const after = q.cursor ? this.cursors.decode(scope, q.cursor, isSearchPosition) : null;
+    const isId = isStorableId(term);
+    const verdict = (VERDICTS as readonly string[]).includes(term.toUpperCase()) ? term.toUpperCase() : null;
+    const n = q.limit + 1;
+    const branch = (rank: number, where: (b: Knex.QueryBuilder) => void) => {
+      if (after && after.rank > rank) return null;
+      const b = this.cardSelect(this.cases()).select(this.db.raw('?::int as rank', [rank]));
+      where(b);
+      if (after && after.rank === rank) b.where('id', '<', after.id);
+      return b.orderBy('id', 'desc').limit(n);
+    };
+    const branches = [
+      isId ? branch(0, (b) => b.where('id', term)) : null,
+      verdict ? branch(1, (b) => { b.where('verdict', verdict); if (isId) b.whereNot('id', term); }) : null,
+      branch(2, (b) => {
+        whereRepository(b, term);
+        if (verdict) b.whereNot('verdict', verdict);
+        if (isId) b.whereNot('id', term);
+      }),
+    ].filter((b): b is Knex.QueryBuilder => b !== null);
+    const parts = branches.map((b) => b.toSQL());
+    const union = parts.map((p) => `(${p.sql})`).join(' union all ');
+    const bindings = parts.flatMap((p) => p.bindings as Knex.Value[]);
+    const rows = (await this.db.raw(`select * from (${union}) hits order by rank asc, id desc limit ?`, [...bindings, n])).rows as (CaseRow & { rank: number })[];
     const page = rows.slice(0, q.limit);
+    const matched = ['caseId', 'verdict', 'repository'] as const;
+    const last = page[page.length - 1];
     return {
-      items: page.map((r) => ({ matchedOn, case: CaseStore.card(r) })),
-      nextCursor: rows.length > q.limit ? this.cursors.encode(scope, { id: String(page[page.length - 1]!.id) }) : null,
+      items: page.map((r) => ({ matchedOn: matched[r.rank]!, case: CaseStore.card(r) })),
+      nextCursor: rows.length > q.limit && last ? this.cursors.encode(scope, { rank: last.rank, id: String(last.id) }) : null,
     };
   }
+}
+
+/** Case-insensitive substring of either repository URL (served by the trigram indexes). */
+function whereRepository(b: Knex.QueryBuilder, term: string) {
+  const like = `%${escapeLike(term.toLowerCase())}%`;
+  b.where((w) => w.whereRaw('lower(origin_url) like ?', [like]).orWhereRaw('lower(target_url) like ?', [like]));
 }
 
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

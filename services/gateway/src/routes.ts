@@ -63,13 +63,23 @@ export function registerRoutes(app: Express, rt: ServiceRuntime, keys: ApiKeys, 
     {
       method: 'get', path: '/analyses/:id/manifest', params: A.AnalysisIdParams,
       handle: async ({ params, requestId, req }, res) => {
-        const out = await call(subjects.analysis.manifest, params as { id: string }, requestId);
-        const etag = `"${out.manifestHash}"`;
+        const id = (params as { id: string }).id;
+        const first = await call(subjects.analysis.manifest, { id }, requestId);
+        const etag = `"${first.manifestHash}"`;
         if (req.get('if-none-match') === etag) {
           res.setHeader('ETag', etag);
           return { status: 304, body: null };
         }
-        return { body: null, raw: Buffer.from(out.bytesBase64, 'base64'), headers: { ETag: etag, 'Content-Type': 'application/json' } };
+        const chunks = [Buffer.from(first.bytesBase64, 'base64')];
+        for (let got = chunks[0]!.length; got < first.totalBytes; ) {
+          const next = await call(subjects.analysis.manifest, { id, offset: got }, requestId);
+          if (next.manifestHash !== first.manifestHash) throw new Error('manifest changed while being read');
+          const chunk = Buffer.from(next.bytesBase64, 'base64');
+          if (chunk.length === 0) throw new Error('manifest chunk was empty');
+          chunks.push(chunk);
+          got += chunk.length;
+        }
+        return { body: null, raw: Buffer.concat(chunks), headers: { ETag: etag, 'Content-Type': 'application/json' } };
       },
     },
     { method: 'get', path: '/cases', query: C.CaseListQuery, handle: async ({ query, requestId }) => ({ body: await call(subjects.cases.list, query as never, requestId) }) },

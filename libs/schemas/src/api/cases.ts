@@ -41,7 +41,20 @@ export const EvidenceItem = z
   .openapi('EvidenceItem');
 
 export const LayerScore = z.object({ layer: Layer, score: z.string(), items: z.number().int().nonnegative() });
-export const Alternative = z.object({ verdict: Verdict, direction: Direction, score: z.string(), reason: z.string() });
+/** A verdict the engine scored; `chosen` marks the winner. */
+export const Alternative = z.object({ verdict: Verdict, score: z.string(), reason: z.string(), chosen: z.boolean() });
+export const ChronologyEntry = z.object({
+  kind: z.string(),
+  side: z.enum(['origin', 'target', 'both']),
+  description: z.string(),
+  commit: z.string().nullable(),
+  at: Timestamp.nullable(),
+});
+/** Evidence totals of the whole case (the evidence route pages and filters them). */
+export const EvidenceTotals = z.object({
+  total: z.number().int().nonnegative(),
+  byStrength: z.object({ STRONG: z.number().int().nonnegative(), MODERATE: z.number().int().nonnegative(), WEAK: z.number().int().nonnegative() }),
+});
 
 export const CaseReport = z
   .object({
@@ -53,7 +66,9 @@ export const CaseReport = z
     direction: Direction,
     summary: z.string(),
     layers: z.array(LayerScore),
-    chronology: z.array(z.object({ kind: z.string(), description: z.string(), at: Timestamp.nullable() })),
+    chronology: z.array(ChronologyEntry),
+    evidence: EvidenceTotals,
+    /** The strongest items (the first of the evidence route's order), with file:line ranges on both sides. */
     highlights: z.array(EvidenceItem),
     alternatives: z.array(Alternative),
     whyChosen: z.string(),

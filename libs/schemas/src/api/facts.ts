@@ -88,6 +88,9 @@ export const ResolutionResponse = z.object({ resolution: Resolution, meta: Index
 export const Policy = z
   .object({
     policyId: DecimalId,
+    /** bytes32 family; policies are versioned within a family and never edited. */
+    family: Hash32,
+    version: DecimalId,
     livenessSeconds: DecimalId,
     bondWei: DecimalId,
     resolver: Address,
@@ -97,7 +100,7 @@ export const Policy = z
   })
   .openapi('Policy');
 export const Template = z
-  .object({ templateId: DecimalId, name: z.string(), text: z.string(), textHash: Hash32, createdAt: Timestamp, blockNumber: DecimalId })
+  .object({ templateId: DecimalId, /** the text's `name:` prefix (e.g. `lineage/v1`), if it has one */ name: z.string().nullable(), text: z.string(), textHash: Hash32, createdAt: Timestamp, blockNumber: DecimalId })
   .openapi('Template');
 export const ListQuery = z.strictObject({ limit: Limit, cursor: Cursor.optional() });
 export const PolicyList = page(Policy).extend({ meta: IndexerMeta }).openapi('PolicyList');
@@ -135,7 +138,10 @@ export const Protocol = z
       finalizedBlock: DecimalId.nullable(),
       indexedBlock: DecimalId.nullable(),
       lagBlocks: DecimalId.nullable(),
+      /** Whether the replica that answered holds the writer lease. */
       writer: z.boolean(),
+      /** standby: another replica writes; idle: no registry configured; halted: a reorg below finality stopped the writer. */
+      state: z.enum(['standby', 'idle', 'backfilling', 'following', 'halted']),
     }),
   })
   .openapi('Protocol');
@@ -153,3 +159,41 @@ export const ChainContract = z
     status: z.enum(['live', 'unconfigured', 'unreachable']),
   })
   .openapi('ChainContract');
+
+// ---- chain-reader → fact-indexer (internal; not public routes) ----
+
+export const REGISTRY_EVENTS = [
+  'OwnershipTransferred', 'TemplateRegistered', 'PolicyRegistered', 'FactAsserted', 'AssertionChallenged',
+  'AssertionResolved', 'NonceInvalidated', 'BondCredited', 'BondWithdrawn',
+] as const;
+export const RegistryEventName = z.enum(REGISTRY_EVENTS);
+
+export const BlockRange = z
+  .object({ fromBlock: DecimalId, toBlock: DecimalId })
+  .refine((r) => BigInt(r.fromBlock) <= BigInt(r.toBlock), { message: 'range_reversed', path: ['toBlock'] });
+
+export const ChainBlockHeader = z.object({ number: DecimalId, hash: Hash32, parentHash: Hash32, timestamp: Timestamp });
+export type ChainBlockHeader = z.infer<typeof ChainBlockHeader>;
+
+/** One decoded registry event; every integer argument is a decimal string, bytes are lower-case hex. */
+export const ChainEvent = z.object({
+  name: RegistryEventName,
+  blockNumber: DecimalId,
+  blockHash: Hash32,
+  blockTimestamp: Timestamp,
+  txHash: Hash32,
+  logIndex: z.number().int().nonnegative(),
+  args: z.record(z.string(), z.union([z.string().max(8192), z.boolean()])),
+});
+export type ChainEvent = z.infer<typeof ChainEvent>;
+
+/** A logs request may resume inside `fromBlock` at `fromLogIndex` (a block too large for one reply). */
+export const ChainLogsRequest = BlockRange.and(z.object({ fromLogIndex: z.number().int().nonnegative().optional() }));
+/**
+ * `toBlock` is the last block covered; it can be below the requested one (range
+ * split or reply size cap). When `nextLogIndex` is set, `toBlock` is covered
+ * only up to that log index: ask again from there.
+ */
+export const ChainLogsResponse = z.object({ fromBlock: DecimalId, toBlock: DecimalId, nextLogIndex: z.number().int().nonnegative().nullable(), events: z.array(ChainEvent) });
+export const MAX_HEADERS_PER_REQUEST = 200;
+export const ChainBlocksResponse = z.object({ blocks: z.array(ChainBlockHeader).max(MAX_HEADERS_PER_REQUEST) });

@@ -1,0 +1,294 @@
+// case-store benchmark: 100k cases and 5M evidence items, read through the gateway
+// with autocannon at 50 connections. Rerun: see bench/cases/README.md (writes RESULTS.md).
+// Real NATS and PostgreSQL; gateway, case-store and fact-indexer run as their built
+// processes (services/*/dist), so `npx tsc -b tsconfig.build.json` first.
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { connect } from '@nats-io/transport-node';
+import { createDb, migrate } from '@lineage/service-kit';
+import { ManifestSchema } from '@lineage/schemas';
+import { lineageFactKey } from '@lineage/registry';
+import { SCHEMA, migrations } from '../../services/case-store/src/migrations';
+import { buildCase } from '../../services/case-store/src/report';
+import { completedEvent, fixtureManifest, manifestBytes } from '../../services/case-store/test/manifest-fixture';
+import { freePort, startNats, startService, waitReady, type Proc } from '../../test/support/processes';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+interface AutocannonResult {
+  latency: { p50: number; p90: number; p99: number; max: number; average: number };
+  requests: { average: number; total: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  '2xx': number;
+}
+
+const CASES = Number(process.env.BENCH_CASES ?? 100_000);
+const PER_CASE = Number(process.env.BENCH_EVIDENCE_PER_CASE ?? 50);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 20);
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
+const DB_NAME = process.env.BENCH_DATABASE ?? 'lineage_bench_cases';
+const ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
+const VERDICTS = ['INDEPENDENT', 'SHARED_UPSTREAM', 'DECLARED_FORK', 'LIKELY_DERIVED', 'HEAVILY_DERIVED', 'INSUFFICIENT_EVIDENCE'];
+
+const log = (msg: string) => process.stdout.write(`[bench/cases ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+
+/** Create the database if needed and seed it unless it already holds the requested sizes. */
+async function seed(): Promise<{ seconds: number; reused: boolean }> {
+  const admin = new Client({ connectionString: ADMIN });
+  await admin.connect();
+  const exists = (await admin.query('select 1 from pg_database where datname = $1', [DB_NAME])).rowCount;
+  if (!exists) await admin.query(`create database ${DB_NAME}`);
+  await admin.end();
+  const db = createDb({ url: DB_URL, schema: SCHEMA, poolMax: 2, applicationName: 'bench-cases-seed' });
+  try {
+    await migrate(db, SCHEMA, migrations);
+    const [{ n: cases }] = (await db.raw('select count(*)::int as n from cases.cases')).rows;
+    const [{ n: evidence }] = (await db.raw('select count(*)::bigint as n from cases.evidence')).rows;
+    if (cases === CASES && Number(evidence) === CASES * PER_CASE) return { seconds: 0, reused: true };
+    const t0 = Date.now();
+    await db.raw('truncate cases.evidence, cases.cases restart identity');
+    // One realistic report (what the consumer writes for a 50-item manifest) is the template of every case.
+    const o = { originUrl: 'https://github.com/o/r', targetUrl: 'https://gitlab.com/t/r', originCommit: 'a'.repeat(40), targetCommit: 'b'.repeat(40), evidence: PER_CASE };
+    const m = fixtureManifest(o);
+    const { bytes, hash } = manifestBytes(m);
+    const template = buildCase(completedEvent('1', o, hash, bytes.length), ManifestSchema.parse(JSON.parse(bytes.toString('utf8')))).report;
+    const batch = 10_000;
+    for (let from = 1; from <= CASES; from += batch) {
+      const to = Math.min(CASES, from + batch - 1);
+      const urls = { origin: [] as string[], target: [] as string[] };
+      const factKeys: string[] = [];
+      for (let g = from; g <= to; g++) {
+        const pair = benchPair(g);
+        urls.origin.push(pair.originUrl);
+        urls.target.push(pair.targetUrl);
+        factKeys.push(lineageFactKey(1n, pair).toString()); // as the consumer stores it (template 1)
+      }
+      await db.raw(
+        `insert into cases.cases (analysis_id, origin_url, origin_commit, origin_committed_at, target_url, target_commit, target_committed_at,
+           verdict, confidence, direction, manifest_hash, engine_version, evidence_count, fact_template_id, fact_key, report, created_at)
+         select g, (?::text[])[g - ? + 1], lpad(to_hex(g * 2), 40, '0'), 1600000000 + g,
+           (?::text[])[g - ? + 1], lpad(to_hex(g * 2 + 1), 40, '0'), 1600100000 + g,
+           (?::text[])[1 + g % 6], (array['LOW','MEDIUM','HIGH'])[1 + g % 3], (array['ORIGIN_TO_TARGET','TARGET_TO_ORIGIN','NONE'])[1 + g % 3],
+           '0x' || encode(sha256(g::text::bytea), 'hex'), 'bench-engine', ?, 1, (?::text[])[g - ? + 1], ?::jsonb, 1700000000 + g
+         from generate_series(?::int, ?::int) g`,
+        [urls.origin, from, urls.target, from, VERDICTS, PER_CASE, factKeys, from, JSON.stringify(template), from, to],
+      );
+      await db.raw(
+        `insert into cases.evidence (case_id, seq, layer, strength, kind, language, origin_path, target_path, item)
+         select c.id, s, l.layer, st.strength, k.kind, lang.language, p.path, p.path,
+           jsonb_build_object('layer', l.layer, 'kind', k.kind, 'strength', st.strength, 'score', to_char((1000 - s) / 1000.0, 'FM0.0000'),
+             'language', lang.language,
+             'origin', jsonb_build_object('path', p.path, 'startLine', s * 3, 'endLine', s * 3 + 12, 'blobId', md5(c.id || ':o:' || s)),
+             'target', jsonb_build_object('path', p.path, 'startLine', s * 2, 'endLine', s * 2 + 12, 'blobId', md5(c.id || ':t:' || s)),
+             'detail', 'matched fragment of ' || (20 + s % 40) || ' tokens')
+         from cases.cases c
+         cross join generate_series(1, ?::int) s
+         cross join lateral (select (array['CODE','STRUCTURE','HISTORY','TEST','LANGUAGE','DEPENDENCY'])[1 + (s + c.id::int) % 6] as layer) l
+         cross join lateral (select (array['STRONG','MODERATE','WEAK'])[1 + (s * 3 / (? + 1))] as strength) st
+         cross join lateral (select (array['CODE_FRAGMENT','SAME_FILE_LAYOUT','SHARED_COMMIT','SAME_TEST_NAME','RARE_IDENTIFIER','SAME_DEPENDENCY','SAME_COMMENT'])[1 + (s * 7 + c.id::int) % 7] as kind) k
+         cross join lateral (select (array['typescript','python','go',null])[1 + s % 4] as language) lang
+         cross join lateral (select (array['src/core/','src/util/','lib/','test/','docs/'])[1 + s % 5] || 'file' || (s % 13) || '.ts' as path) p
+         where c.id between ? and ?`,
+        [PER_CASE, PER_CASE, from, to],
+      );
+      log(`seeded cases ${from}..${to}`);
+    }
+    log('vacuum analyze');
+    await db.raw('vacuum analyze cases.cases');
+    await db.raw('vacuum analyze cases.evidence');
+    return { seconds: Math.round((Date.now() - t0) / 1000), reused: false };
+  } finally {
+    await db.destroy();
+  }
+}
+
+// Repository names of varied words, as on a real forge (a uniform "ownerN/repo-N" pattern would
+// make every URL share the same trigrams, which no real index sees).
+const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'ten', 'vo', 'zu', 'pe', 'shi', 'do', 'ne', 'ga', 'bri', 'sol', 'tar', 'wen', 'qui', 'fa', 'lu', 'mor', 'dex', 'ix', 'an', 'el', 'or', 'us', 'ny', 'ha', 'jo', 'ce', 'ri', 'po'];
+const WORDS = ['core', 'lib', 'kit', 'api', 'cli', 'ui', 'sdk', 'db', 'web', 'app', 'engine', 'tools', 'server', 'parser', 'utils', 'plugin'];
+const HOSTS = ['github.com', 'gitlab.com', 'codeberg.org', 'bitbucket.org'];
+const word = (n: number, parts: number) => Array.from({ length: parts }, (_, i) => SYLLABLES[Math.floor(n / SYLLABLES.length ** i) % SYLLABLES.length]).join('');
+/** Case g's pair: 5,000 origin owners with many repositories each; every target is a different owner's repository. */
+function benchPair(g: number) {
+  const owner = (k: number) => `${word(k * 7919, 3)}${k % 10}`;
+  const repo = (k: number) => `${word(k * 104729, 2)}-${WORDS[k % WORDS.length]}`;
+  return {
+    originUrl: `https://${HOSTS[g % 2]}/${owner(g % 5000)}/${repo(g)}`,
+    originCommit: (g * 2).toString(16).padStart(40, '0'),
+    targetUrl: `https://${HOSTS[g % 4]}/${owner(5000 + (g % 20000))}/${repo(g + 7)}`,
+    targetCommit: (g * 2 + 1).toString(16).padStart(40, '0'),
+  };
+}
+const ownerName = (url: string) => url.split('/').slice(3, 5).join('/');
+
+const rand = (n: number) => 1 + Math.floor(Math.random() * n);
+const pick = <T>(xs: readonly T[]) => xs[Math.floor(Math.random() * xs.length)]!;
+
+interface Scenario {
+  name: string;
+  path: () => string;
+  /** The same request as a NATS request straight to the case-store (no gateway). */
+  nats: () => { subject: string; payload: Record<string, unknown> };
+}
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'GET /cases (newest first, half with a verdict filter)',
+    path: () => (Math.random() < 0.5 ? '/api/v1/cases?limit=20' : `/api/v1/cases?limit=20&verdict=${pick(VERDICTS)}`),
+    nats: () => ({ subject: 'lineage.cases.list', payload: Math.random() < 0.5 ? { limit: 20 } : { limit: 20, verdict: pick(VERDICTS) } }),
+  },
+  {
+    name: 'GET /cases/{id} (random of 100k)',
+    path: () => `/api/v1/cases/${rand(CASES)}`,
+    nats: () => ({ subject: 'lineage.cases.get', payload: { id: String(rand(CASES)) } }),
+  },
+  {
+    name: 'GET /cases/{id}/evidence filtered, with facets',
+    path: () => {
+      const f = pick([`layer=${pick(['CODE', 'STRUCTURE', 'HISTORY', 'TEST'])}`, 'strength=STRONG', `kind=${pick(['CODE_FRAGMENT', 'SHARED_COMMIT'])}`, 'path=src/', 'layer=CODE&path=src/core/', 'strength=MODERATE&layer=TEST']);
+      return `/api/v1/cases/${rand(CASES)}/evidence?${f}&limit=20`;
+    },
+    nats: () => ({ subject: 'lineage.cases.evidence', payload: { id: String(rand(CASES)), limit: 20, ...pick<Record<string, string>>([{ layer: 'CODE' }, { strength: 'STRONG' }, { kind: 'SHARED_COMMIT' }, { path: 'src/' }, { layer: 'CODE', path: 'src/core/' }]) } }),
+  },
+  {
+    name: 'GET /search (owner/name or owner, case id, verdict)',
+    path: () => {
+      const r = Math.random();
+      if (r < 0.35) return `/api/v1/search?q=${encodeURIComponent(ownerName(benchPair(rand(CASES)).originUrl))}&limit=20`;
+      if (r < 0.5) return `/api/v1/search?q=${encodeURIComponent(ownerName(benchPair(rand(CASES)).targetUrl).split('/')[0]!)}&limit=20`;
+      if (r < 0.75) return `/api/v1/search?q=${rand(CASES)}&limit=20`;
+      return `/api/v1/search?q=${pick(VERDICTS).toLowerCase()}&limit=20`;
+    },
+    nats: () => {
+      const r = Math.random();
+      const q = r < 0.5 ? ownerName(benchPair(rand(CASES)).originUrl) : r < 0.75 ? String(rand(CASES)) : pick(VERDICTS).toLowerCase();
+      return { subject: 'lineage.cases.search', payload: { q, limit: 20 } };
+    },
+  },
+];
+
+async function measure(base: string, s: Scenario, seconds: number): Promise<AutocannonResult> {
+  return autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: s.path() }) }],
+  });
+}
+
+/** Closed-loop NATS requests from `connections` concurrent callers; latencies in ms. */
+async function measureNats(url: string, s: Scenario, seconds: number): Promise<{ rps: number; p50: number; p90: number; p99: number; max: number; total: number; failed: number }> {
+  const nc = await connect({ servers: url });
+  const latencies: number[] = [];
+  let failed = 0;
+  const end = Date.now() + seconds * 1000;
+  const worker = async () => {
+    while (Date.now() < end) {
+      const { subject, payload } = s.nats();
+      const t0 = performance.now();
+      try {
+        const reply = (await nc.request(subject, JSON.stringify(payload), { timeout: 5000 })).json<{ ok: boolean }>();
+        if (!reply.ok) failed += 1;
+      } catch {
+        failed += 1;
+      }
+      latencies.push(performance.now() - t0);
+    }
+  };
+  const t0 = Date.now();
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  const elapsed = (Date.now() - t0) / 1000;
+  await nc.drain();
+  latencies.sort((a, b) => a - b);
+  const q = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!);
+  return { rps: Math.round(latencies.length / elapsed), p50: q(0.5), p90: q(0.9), p99: q(0.99), max: q(1), total: latencies.length, failed };
+}
+
+async function main(): Promise<void> {
+  log(`seeding ${CASES} cases × ${PER_CASE} evidence items into ${DB_NAME} (reused when already seeded)`);
+  const seeded = await seed();
+  log(seeded.reused ? 'seed reused' : `seeded in ${seeded.seconds}s`);
+  if (process.env.BENCH_SEED_ONLY === '1') return;
+
+  const nats = await startNats();
+  const procs: Proc[] = [];
+  try {
+    const env = { NATS_URL: nats.url, DATABASE_URL: DB_URL, LOG_LEVEL: 'warn', MIGRATE_ON_START: 'true', RATE_LIMIT_ENABLED: 'false' };
+    const ports = { gateway: await freePort(), 'case-store': await freePort(), 'fact-indexer': await freePort() };
+    for (const name of ['case-store', 'fact-indexer', 'gateway'] as const) procs.push(startService(name, { ...env, HTTP_PORT: String(ports[name]) }));
+    await Promise.all(Object.values(ports).map((p) => waitReady(p, 60_000)));
+    const base = `http://127.0.0.1:${ports.gateway}`;
+    // Sanity: every scenario answers 200 before it is measured.
+    for (const s of SCENARIOS) {
+      const res = await fetch(base + s.path());
+      if (res.status !== 200) throw new Error(`${s.name}: ${res.status} ${await res.text()}`);
+    }
+    const loadBefore = loadavg()[0]!.toFixed(1);
+    const rows: string[] = [];
+    for (const s of SCENARIOS) {
+      log(`warm-up ${s.name}`);
+      await measure(base, s, WARMUP);
+      log(`measure ${s.name} (${DURATION}s, ${CONNECTIONS} connections)`);
+      const r = await measure(base, s, DURATION);
+      const failed = r.non2xx + r.errors + r.timeouts;
+      rows.push(`| ${s.name} | ${Math.round(r.requests.average)} | ${r.latency.p50} | ${r.latency.p90} | ${r.latency.p99} | ${r.latency.max} | ${r.requests.total} | ${failed} |`);
+      log(rows[rows.length - 1]!);
+    }
+    // The same requests straight to the case-store over NATS: what the service itself sustains.
+    const direct: string[] = [];
+    for (const s of SCENARIOS) {
+      await measureNats(nats.url, s, WARMUP);
+      const r = await measureNats(nats.url, s, DURATION);
+      direct.push(`| ${s.name.replace(/^GET /, 'NATS ')} | ${r.rps} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${r.total} | ${r.failed} |`);
+      log(direct[direct.length - 1]!);
+    }
+    const md = [
+      '# case-store benchmark',
+      '',
+      `Seeded ${CASES.toLocaleString('en')} cases and ${(CASES * PER_CASE).toLocaleString('en')} evidence items (${PER_CASE} per case; realistic report JSON per case).`,
+      `Measured through the gateway (gateway → NATS → case-store → PostgreSQL; \`GET /cases/{id}\` checks the fact presence set; the fact-indexer has no facts here, so the set is empty and no read asks it)`,
+      `with autocannon, ${CONNECTIONS} connections, ${WARMUP}s warm-up then ${DURATION}s per row. Services log at \`warn\`; rate limit off.`,
+      `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; load generator, services and PostgreSQL share it.`,
+      '',
+      '| scenario | req/s | p50 ms | p90 ms | p99 ms | max ms | requests | non-2xx/errors |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
+      ...rows,
+      '',
+      'The same requests sent straight to the case-store as NATS requests (no gateway; a closed loop of',
+      `${CONNECTIONS} concurrent callers in one Node process), to separate the case-store's share from the HTTP hop:`,
+      '',
+      '| scenario | req/s | p50 ms | p90 ms | p99 ms | max ms | requests | errors |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
+      ...direct,
+      '',
+      `1-minute load average ${loadBefore} before and ${loadavg()[0]!.toFixed(1)} after the runs (anything above ~2.5 means other work shared the 2 cores).`,
+      '',
+      `Run ${new Date().toISOString().slice(0, 16)}Z. ${seeded.reused ? 'Seed reused from an earlier run.' : `Seeding took ${seeded.seconds}s.`}`,
+      '',
+      'Rerun (after `npx tsc -b tsconfig.build.json`):',
+      '',
+      '```',
+      'node -r ./bench/cases/swc-register.cjs bench/cases/run.ts',
+      '```',
+      '',
+      'See README.md for the knobs and what each scenario requests.',
+      '',
+    ].join('\n');
+    writeFileSync(join(__dirname, 'RESULTS.md'), md);
+    log('wrote bench/cases/RESULTS.md');
+  } finally {
+    for (const p of procs) await p.stop();
+    await nats.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
