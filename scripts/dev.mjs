@@ -109,6 +109,8 @@ async function main() {
     start(s.name, process.execPath, [join('services', s.name, 'dist', 'main.js')], {
       HTTP_PORT: String(s.port),
       ...(s.name === 'chain-reader' ? chainEnv : {}),
+      // make dev starts a fresh anvil but keeps the database: let the indexer start over (never in production).
+      ...(s.name === 'fact-indexer' ? { INDEXER_RESET_ON_CHAIN_CHANGE: 'true' } : {}),
       ...(s.name === 'gateway' ? { RATE_LIMIT_ENABLED: process.env.RATE_LIMIT_ENABLED ?? 'true' } : {}),
     });
   }

@@ -4,6 +4,7 @@ import { assertDev, deployDev, lineageFactKey, startAnvil, type AnvilHandle } fr
 import { createTestClient, http } from 'viem';
 import { startStack, type Stack } from '../support/stack';
 import { json } from '../support/http';
+import { waitFor } from '../support/processes';
 
 let anvil: AnvilHandle;
 let stack: Stack;
@@ -51,7 +52,11 @@ it('reads a fact directly at the finalized block and compares it with the projec
   expect(after.chain).toMatchObject({ exists: true, outcome: 'TRUE', status: 'ASSERTED', manifestHash: `0x${'cd'.repeat(32)}` });
   expect(BigInt(after.blockNumber)).toBeGreaterThan(BigInt(pending.blockNumber));
   expect(after.blockHash).toMatch(/^0x[0-9a-f]{64}$/);
-  // The projection has not indexed it (no indexer in this stack yet), and the comparison says so.
-  expect(after.projection).toBeNull();
-  expect(after.matches).toBe(false);
+  // The fact-indexer (reaching the chain only through chain-reader) projects it; once its canonical view
+  // reaches the same finalized block, the direct read and the projection agree.
+  const agreed = await waitFor('projection matches the chain', async () => {
+    const b = await json(await get(`/facts/${factKey}?source=chain`));
+    return b.matches === true ? b : false;
+  });
+  expect(agreed.projection).toMatchObject({ outcome: 'TRUE', status: 'ASSERTED', manifestHash: `0x${'cd'.repeat(32)}` });
 });

@@ -36,7 +36,7 @@ export const publicRoutes: Route[] = [
   { method: 'get', path: '/api/v1/chain/contract', summary: 'Where the registry lives and what it can do', ok: { status: 200, schema: F.ChainContract }, errors: [503, 504] },
   { method: 'get', path: '/api/v1/facts/{factKey}', summary: 'One fact from the projection, or `source=chain` for a finalized direct read', params: idParam('factKey'), query: F.FactGetQuery, ok: { status: 200, schema: z.union([F.FactResponse, F.ChainFactResponse]) }, errors: [400, 404, 409, 503, 504] },
   { method: 'get', path: '/api/v1/facts', summary: 'Facts filtered by outcome and freshness', query: F.FactListQuery, ok: { status: 200, schema: F.FactList }, errors: [400, 409, 503, 504] },
-  { method: 'get', path: '/api/v1/resolutions/{resolutionId}', summary: 'One resolution', params: idParam('resolutionId'), ok: { status: 200, schema: F.ResolutionResponse }, errors: [400, 404, 503, 504] },
+  { method: 'get', path: '/api/v1/resolutions/{resolutionId}', summary: 'One resolution', params: idParam('resolutionId'), query: F.ResolutionQuery, ok: { status: 200, schema: F.ResolutionResponse }, errors: [400, 404, 409, 503, 504] },
   { method: 'get', path: '/api/v1/policies', summary: 'Policies (immutable versions)', query: F.ListQuery, ok: { status: 200, schema: F.PolicyList }, errors: [400, 503, 504] },
   { method: 'get', path: '/api/v1/templates', summary: 'Templates', query: F.ListQuery, ok: { status: 200, schema: F.TemplateList }, errors: [400, 503, 504] },
   { method: 'get', path: '/api/v1/activity', summary: 'Every registry event, newest first', query: F.ActivityQuery, ok: { status: 200, schema: F.ActivityList }, errors: [400, 503, 504] },

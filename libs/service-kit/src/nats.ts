@@ -114,7 +114,14 @@ export class Nats {
     }
     this.metrics.natsHandled.inc({ subject: def.subject, outcome });
     log.debug({ outcome }, 'handled');
-    if (msg.reply) msg.respond(JSON.stringify(reply));
+    if (!msg.reply) return;
+    try {
+      msg.respond(JSON.stringify(reply));
+    } catch (err) {
+      // e.g. a reply over the server's max payload: answer with an error rather than crash the process.
+      log.error({ err }, 'reply could not be sent');
+      msg.respond(JSON.stringify({ ok: false, error: { code: 'INTERNAL', message: 'An internal error occurred.' } }));
+    }
   }
 
   /** Request/reply with a timeout; no responders → SERVICE_UNAVAILABLE, too slow → UPSTREAM_TIMEOUT. */

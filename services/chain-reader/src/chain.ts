@@ -1,18 +1,65 @@
-import { createPublicClient, http, type Address, type PublicClient } from 'viem';
+import { createPublicClient, http, numberToHex, type Address, type Hex, type PublicClient } from 'viem';
 import { ApiError } from '@lineage/service-kit';
 import { readFact, readRegistryDomain, registryAbi } from '@lineage/registry';
+import type { factsApi } from '@lineage/schemas';
 import type { ChainReaderConfig } from './config';
+import { AdaptiveRange, ChainDown } from './ranges';
+import { decodeRegistryLog, type RawLog } from './events';
+
+interface RawHeader {
+  number: Hex;
+  hash: Hex;
+  parentHash: Hex;
+  timestamp: Hex;
+}
+
+const header = (b: RawHeader): factsApi.ChainBlockHeader => ({
+  number: BigInt(b.number).toString(),
+  hash: b.hash.toLowerCase(),
+  parentHash: b.parentHash.toLowerCase(),
+  timestamp: BigInt(b.timestamp).toString(),
+});
+
+/**
+ * Worth a narrower range: the node answered with a JSON-RPC error object (it
+ * refused the range or the result size), HTTP 413, an answer too large to
+ * accept, or took too long (a wide range on a busy node). A refused
+ * connection is not: that is retried as is.
+ */
+function isRefusal(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const o = e as { code?: unknown; status?: unknown; name?: string };
+    // Too slow for a wide range, or an answer larger than viem accepts (10 MiB): both call for a narrower one.
+    if (o.name === 'TimeoutError' || o.name === 'ResponseBodyTooLargeError') return true;
+    if (o.name === 'HttpRequestError' && o.status === undefined) return false;
+    if (typeof o.code === 'number' && o.code < 0) return true;
+    if (o.status === 413) return true;
+  }
+  return false;
+}
 
 export const REGISTRY_NAME = 'LineageRegistry';
 
 /** Direct reads against the RPC endpoint; every failure of the node is CHAIN_UNAVAILABLE. */
 export class Chain {
   readonly client: PublicClient | null;
+  /** For the indexer's bulk reads: JSON-RPC batching on, our own retries (viem's off). */
+  private readonly bulk: PublicClient | null;
+  private readonly ranges: AdaptiveRange;
 
   constructor(private readonly config: ChainReaderConfig) {
     this.client = config.RPC_URL
       ? createPublicClient({ transport: http(config.RPC_URL, { timeout: config.RPC_TIMEOUT_MS, retryCount: 2, retryDelay: 200 }) })
       : null;
+    this.bulk = config.RPC_URL
+      ? createPublicClient({ transport: http(config.RPC_URL, { timeout: config.RPC_TIMEOUT_MS, retryCount: 0, batch: { batchSize: 100, wait: 0 } }) })
+      : null;
+    this.ranges = new AdaptiveRange({
+      maxSpan: BigInt(config.LOGS_MAX_BLOCK_RANGE),
+      attempts: config.RPC_ATTEMPTS,
+      backoffMs: config.RPC_BACKOFF_MS,
+      isRefusal,
+    });
   }
 
   get configured(): boolean {
@@ -105,9 +152,98 @@ export class Chain {
     return this.guard(async (c) => {
       const [latest, finalized] = await Promise.all([c.getBlock({ blockTag: 'latest' }), c.getBlock({ blockTag: 'finalized' })]);
       return {
-        latest: { number: String(latest.number), hash: latest.hash },
-        finalized: { number: String(finalized.number), hash: finalized.hash },
+        latest: { number: String(latest.number), hash: latest.hash, timestamp: String(latest.timestamp) },
+        finalized: { number: String(finalized.number), hash: finalized.hash, timestamp: String(finalized.timestamp) },
       };
     });
+  }
+
+  /** Retries transient failures with backoff; a node that stays down is CHAIN_UNAVAILABLE. */
+  private async retrying<T>(fn: (c: PublicClient) => Promise<T>): Promise<T> {
+    const c = this.bulk;
+    if (!c) throw new ApiError('CHAIN_UNAVAILABLE', 'No chain is configured.');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn(c);
+      } catch {
+        if (attempt >= this.config.RPC_ATTEMPTS) throw new ApiError('CHAIN_UNAVAILABLE', 'The chain did not answer.');
+        await new Promise((r) => setTimeout(r, this.config.RPC_BACKOFF_MS * 2 ** (attempt - 1)));
+      }
+    }
+  }
+
+  /** Headers of [from, to], stopping at the first block the node does not have (beyond its head). */
+  async blocks(from: bigint, to: bigint): Promise<{ blocks: factsApi.ChainBlockHeader[] }> {
+    const numbers: bigint[] = [];
+    for (let n = from; n <= to; n++) numbers.push(n);
+    const raw = await this.retrying((c) =>
+      Promise.all(numbers.map((n) => c.request({ method: 'eth_getBlockByNumber', params: [numberToHex(n), false] }) as Promise<RawHeader | null>)),
+    );
+    const blocks: factsApi.ChainBlockHeader[] = [];
+    for (const b of raw) {
+      if (!b) break;
+      blocks.push(header(b));
+    }
+    return { blocks };
+  }
+
+  /**
+   * Decoded registry events from `from` on. The range is split when the node
+   * refuses it and the reply is cut at a block boundary once it nears the
+   * size budget; `toBlock` says how far the answer reaches.
+   */
+  async logs(from: bigint, to: bigint, fromLogIndex = 0): Promise<{ fromBlock: string; toBlock: string; nextLogIndex: number | null; events: factsApi.ChainEvent[] }> {
+    const registry = this.registry();
+    const c = this.bulk;
+    if (!c) throw new ApiError('CHAIN_UNAVAILABLE', 'No chain is configured.');
+    let got;
+    try {
+      got = await this.ranges.fetch(from, to, (a, b) =>
+        c.request({ method: 'eth_getLogs', params: [{ address: registry, fromBlock: numberToHex(a), toBlock: numberToHex(b) }] }) as unknown as Promise<RawLog[]>,
+      );
+    } catch (err) {
+      if (err instanceof ChainDown) throw new ApiError('CHAIN_UNAVAILABLE', 'The chain did not answer.');
+      throw err;
+    }
+    const logs = got.value.filter((l) => !l.removed && !(BigInt(l.blockNumber) === from && Number(BigInt(l.logIndex)) < fromLogIndex));
+    // Timestamps: anvil and recent geth put them on the log; otherwise read the headers.
+    const missing = [...new Set(logs.filter((l) => !l.blockTimestamp).map((l) => BigInt(l.blockNumber)))];
+    const stamps = new Map<bigint, bigint>();
+    if (missing.length > 0) {
+      const headers = await this.retrying((c2) =>
+        Promise.all(missing.map((n) => c2.request({ method: 'eth_getBlockByNumber', params: [numberToHex(n), false] }) as Promise<RawHeader | null>)),
+      );
+      for (const h of headers) if (h) stamps.set(BigInt(h.number), BigInt(h.timestamp));
+    }
+    const events: factsApi.ChainEvent[] = [];
+    let bytes = 0;
+    let covered = got.to;
+    let nextLogIndex: number | null = null;
+    for (let i = 0; i < logs.length; i++) {
+      const l = logs[i]!;
+      const n = BigInt(l.blockNumber);
+      const ts = l.blockTimestamp ? BigInt(l.blockTimestamp) : stamps.get(n);
+      if (ts === undefined) throw new ApiError('CHAIN_UNAVAILABLE', 'The chain did not return a block header.');
+      const e = decodeRegistryLog(l, ts);
+      if (!e) continue;
+      const size = JSON.stringify(e).length + 1;
+      if (bytes + size > this.config.LOGS_MAX_REPLY_BYTES && events.length > 0) {
+        const first = BigInt(events[0]!.blockNumber);
+        if (first < n) {
+          // Cut at the block boundary before the block that overflows.
+          covered = n - 1n;
+        } else {
+          // One block alone overflows: stop inside it and say where to resume.
+          covered = n;
+          nextLogIndex = e.logIndex;
+        }
+        break;
+      }
+      bytes += size;
+      events.push(e);
+    }
+    // Far more logs than one reply holds: ask for a narrower span next time rather than fetch and drop them again.
+    if (covered < got.to && logs.length > 2 * events.length) this.ranges.narrow(((covered - from + 1n) * 2n) || 1n);
+    return { fromBlock: from.toString(), toBlock: covered.toString(), nextLogIndex, events };
   }
 }

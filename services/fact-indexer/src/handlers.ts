@@ -1,13 +1,32 @@
 import { ACTIVITY_KINDS, OUTCOMES, subjects } from '@lineage/schemas';
 import { ApiError, type Nats } from '@lineage/service-kit';
 import type { Projections } from './projections';
+import type { ChainSource } from './chain-source';
+import type { IndexerState } from './indexer';
 
-export function registerHandlers(nats: Nats, projections: Projections): void {
-  const finalized = async () => {
-    const m = await projections.meta();
-    return m.finalizedBlock === null ? null : BigInt(m.finalizedBlock);
-  };
-  /** `minBlock`: a client waiting to read its own write gets INDEXER_BEHIND until we reach it. */
+export interface WriterStatus {
+  readonly isWriter: boolean;
+  readonly state: IndexerState;
+}
+
+type ChainState = Awaited<ReturnType<ChainSource['factAt']>>['state'];
+type View = Awaited<ReturnType<Projections['canonical']>>;
+
+/** The projection matches the chain when both say the fact does not exist, or agree on every field the contract reports. */
+export function sameFact(chain: ChainState, canonical: View): boolean {
+  if (!chain.exists) return canonical === null;
+  return (
+    canonical !== null &&
+    canonical.outcome === chain.outcome &&
+    canonical.status === chain.status &&
+    canonical.assertionId === chain.assertionId &&
+    canonical.resolutionId === chain.resolutionId &&
+    canonical.manifestHash === chain.manifestHash
+  );
+}
+
+export function registerHandlers(nats: Nats, projections: Projections, chain: ChainSource, writer: WriterStatus): void {
+  /** `minBlock`: a client waiting to read its own write gets 409 INDEXER_BEHIND until the projection reaches it. */
   const requireBlock = async (minBlock?: string) => {
     if (!minBlock) return;
     const m = await projections.meta();
@@ -29,16 +48,15 @@ export function registerHandlers(nats: Nats, projections: Projections): void {
   });
   nats.serve(subjects.facts.policies, (q) => projections.policies(q));
   nats.serve(subjects.facts.templates, (q) => projections.templates(q));
-  nats.serve(subjects.facts.activity, async (q, ctx) => projections.activity(q, await finalized().catch(() => { ctx.log.warn('no cursor'); return null; })) as never);
+  nats.serve(subjects.facts.activity, (q) => projections.activity(q));
+  // chain-reader reads the finalized block first and pins every read to its number.
   nats.serve(subjects.facts.verify, async (q, ctx) => {
-    const chain = await nats.request(subjects.chain.factAt, { factKey: q.factKey }, { requestId: ctx.requestId });
-    const projected = await projections.fact(q.factKey).catch(() => null);
-    const canonical = projected?.fact.canonical ?? null;
-    const matches = chain.state.exists
-      ? canonical !== null && canonical.outcome === chain.state.outcome && canonical.status === chain.state.status &&
-        canonical.assertionId === chain.state.assertionId && canonical.manifestHash === chain.state.manifestHash
-      : canonical === null;
-    return { factKey: q.factKey, source: 'chain' as const, blockNumber: chain.blockNumber, blockHash: chain.blockHash, chain: chain.state, projection: canonical, matches };
+    const read = await chain.factAt(q.factKey, ctx.requestId);
+    const canonical = await projections.canonical(q.factKey);
+    return {
+      factKey: q.factKey, source: 'chain' as const, blockNumber: read.blockNumber, blockHash: read.blockHash,
+      chain: read.state, projection: canonical, matches: sameFact(read.state, canonical),
+    };
   });
   nats.serve(subjects.facts.protocol, async (_q, ctx) => {
     const contract = await nats.request(subjects.chain.contract, {}, { requestId: ctx.requestId }).catch(() => null);
@@ -48,7 +66,7 @@ export function registerHandlers(nats: Nats, projections: Projections): void {
       registryAddress: contract?.address ?? null,
       outcomes: [...OUTCOMES],
       eventKinds: [...ACTIVITY_KINDS],
-      indexer: { headBlock: null, finalizedBlock: m.finalizedBlock, indexedBlock: m.indexedBlock, lagBlocks: m.lagBlocks, writer: false },
+      indexer: { headBlock: m.headBlock, finalizedBlock: m.finalizedBlock, indexedBlock: m.indexedBlock, lagBlocks: m.lagBlocks, writer: writer.isWriter, state: writer.state },
     };
   });
 }

@@ -3,6 +3,10 @@ import { loadIndexerConfig } from './config';
 import { SCHEMA, migrations } from './migrations';
 import { Projections } from './projections';
 import { registerHandlers } from './handlers';
+import { ChainSource } from './chain-source';
+import { Indexer } from './indexer';
+import { WriterLease } from './lease';
+import { indexerMetrics } from './metrics';
 
 async function main(): Promise<void> {
   const config = loadIndexerConfig();
@@ -12,6 +16,8 @@ async function main(): Promise<void> {
     await migrate(db, SCHEMA, migrations);
   }
   const projections = new Projections(db, new CursorCodec(config.CURSOR_SECRET));
+  let indexer: Indexer | null = null;
+  const status = { get isWriter() { return indexer?.isWriter ?? false; }, get state() { return indexer?.state ?? ('standby' as const); } };
   await startService({
     name: 'fact-indexer',
     port: config.HTTP_PORT,
@@ -21,7 +27,20 @@ async function main(): Promise<void> {
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     shutdownDelayMs: config.SHUTDOWN_DELAY_MS,
     db,
-    onNats: (nats) => registerHandlers(nats, projections),
+    beforeDrain: [{ name: 'indexer', run: async () => indexer?.stop() }],
+    onNats: (nats, rt) => {
+      const chain = new ChainSource(nats, config.INDEXER_CHAIN_TIMEOUT_MS);
+      registerHandlers(nats, projections, chain, status);
+      if (!config.INDEXER_WRITER_ENABLED) return;
+      const lease = new WriterLease(config.DATABASE_URL, (err) => rt.log.warn({ err: String(err) }, 'writer lease connection lost'));
+      indexer = new Indexer(db, chain, lease, indexerMetrics(rt.metrics.registry), rt.log.child({ component: 'indexer' }), {
+        pollMs: config.INDEXER_POLL_INTERVAL_MS,
+        batchBlocks: config.INDEXER_BATCH_BLOCKS,
+        tipBlocks: config.INDEXER_TIP_BLOCKS,
+        resetOnChainChange: config.INDEXER_RESET_ON_CHAIN_CHANGE,
+      });
+      indexer.start();
+    },
   });
 }
 

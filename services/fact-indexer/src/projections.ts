@@ -1,5 +1,5 @@
 import { CursorCodec, notFound, type Knex } from '@lineage/service-kit';
-import type { factsApi } from '@lineage/schemas';
+import { ACTIVITY_KINDS, type factsApi } from '@lineage/schemas';
 import type { z } from 'zod';
 import { SCHEMA } from './migrations';
 
@@ -9,6 +9,18 @@ type Fact = z.input<typeof factsApi.Fact>;
 const isIdPosition = (v: unknown): v is { id: string } =>
   typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' && /^[0-9]{1,78}$/.test((v as { id: string }).id);
 
+export interface Cursorish {
+  indexed_block: string | null;
+  finalized_block: string | null;
+  head_block: string | null;
+  head_timestamp: string | null;
+}
+
+/** Chain time: freshness windows are measured on the chain's clock (its head), not the server's. */
+const chainNow = (c: Cursorish | undefined): bigint => (c?.head_timestamp ? BigInt(c.head_timestamp) : BigInt(Math.floor(Date.now() / 1000)));
+
+const templateName = (text: string): string | null => /^([a-z0-9_./-]{1,64}):/.exec(text)?.[1] ?? null;
+
 /** Read side of the facts schema: what every replica serves. */
 export class Projections {
   constructor(private readonly db: Knex, private readonly cursors: CursorCodec) {}
@@ -17,57 +29,72 @@ export class Projections {
     return this.db.withSchema(SCHEMA).table(name);
   }
 
-  async meta(): Promise<Meta> {
-    const c = await this.t('cursor').where('id', 1).first();
+  async cursor(): Promise<Cursorish | undefined> {
+    return this.t('cursor').where('id', 1).first();
+  }
+
+  static meta(c: Cursorish | undefined): Meta {
     const indexed = c?.indexed_block ?? null;
-    const finalized = c?.finalized_block ?? null;
     const head = c?.head_block ?? null;
     return {
-      indexedBlock: indexed === null ? null : String(indexed),
-      finalizedBlock: finalized === null ? null : String(finalized),
-      lagBlocks: head === null || indexed === null ? null : String(Math.max(0, Number(head) - Number(indexed))),
+      indexedBlock: indexed === null || BigInt(indexed) < 0n ? null : String(indexed),
+      finalizedBlock: c?.finalized_block == null || BigInt(c.finalized_block) < 0n ? null : String(c.finalized_block),
+      lagBlocks: head === null || indexed === null ? null : String(BigInt(head) > BigInt(indexed) ? BigInt(head) - BigInt(indexed) : 0n),
     };
   }
 
-  static fact(r: { fact_key: string; template_id: string; subject_hash: string; canonical: Fact['canonical']; latest: Fact['latest']; fresh_until: string | null }): Fact {
+  async meta(): Promise<Meta & { headBlock: string | null }> {
+    const c = await this.cursor();
+    return { ...Projections.meta(c), headBlock: c?.head_block == null ? null : String(c.head_block) };
+  }
+
+  static fact(r: Record<string, unknown>, now: bigint): Fact {
     return {
       factKey: String(r.fact_key),
       templateId: String(r.template_id),
-      subjectHash: r.subject_hash,
-      canonical: r.canonical,
-      latest: r.latest,
-      fresh: r.fresh_until !== null && Number(r.fresh_until) > Date.now() / 1000,
+      subjectHash: String(r.subject_hash),
+      canonical: (r.canonical ?? null) as Fact['canonical'],
+      latest: (r.latest ?? null) as Fact['latest'],
+      fresh: r.fresh_until !== null && r.fresh_until !== undefined && BigInt(String(r.fresh_until)) > now,
     };
   }
 
   async fact(factKey: string) {
-    const r = await this.t('facts').where('fact_key', factKey).first();
+    const [r, c] = await Promise.all([this.t('facts').where('fact_key', factKey).first(), this.cursor()]);
     if (!r) throw notFound('FACT_NOT_FOUND', 'fact');
-    return { fact: Projections.fact(r), meta: await this.meta() };
+    return { fact: Projections.fact(r, chainNow(c)), meta: Projections.meta(c) };
   }
 
+  /** Canonical view only (for the direct-read comparison); null when the fact is unknown. */
+  async canonical(factKey: string) {
+    const r = await this.t('facts').where('fact_key', factKey).first();
+    return (r?.canonical ?? null) as Fact['canonical'];
+  }
+
+  /** `outcome` filters on the canonical view; `fresh` as DESIGN §5, on the chain's clock. */
   async facts(q: { outcome?: string; fresh?: boolean; limit: number; cursor?: string }) {
     const scope = `facts:${q.outcome ?? ''}:${q.fresh ?? ''}`;
     const after = q.cursor ? this.cursors.decode(scope, q.cursor, isIdPosition).id : null;
+    const c = await this.cursor();
+    const now = chainNow(c);
     const b = this.t('facts').select('*').orderBy('fact_key', 'asc').limit(q.limit + 1);
     if (q.outcome) b.where('canonical_outcome', q.outcome);
-    const nowS = Math.floor(Date.now() / 1000);
-    if (q.fresh === true) b.where('fresh_until', '>', nowS);
-    if (q.fresh === false) b.where((w) => w.whereNull('fresh_until').orWhere('fresh_until', '<=', nowS));
+    if (q.fresh === true) b.where('fresh_until', '>', now.toString());
+    if (q.fresh === false) b.where((w) => w.whereNull('fresh_until').orWhere('fresh_until', '<=', now.toString()));
     if (after) b.where('fact_key', '>', after);
     const rows = await b;
     const page = rows.slice(0, q.limit);
     return {
-      items: page.map(Projections.fact),
+      items: page.map((r: Record<string, unknown>) => Projections.fact(r, now)),
       nextCursor: rows.length > q.limit ? this.cursors.encode(scope, { id: String(page[page.length - 1].fact_key) }) : null,
-      meta: await this.meta(),
+      meta: Projections.meta(c),
     };
   }
 
   async resolution(resolutionId: string) {
     const r = await this.t('resolutions').where('resolution_id', resolutionId).first();
     if (!r) throw notFound('RESOLUTION_NOT_FOUND', 'resolution');
-    const f = await this.t('facts').where('fact_key', r.fact_key).first();
+    const [f, c] = await Promise.all([this.t('facts').where('fact_key', r.fact_key).first(), this.cursor()]);
     return {
       resolution: {
         resolutionId: String(r.resolution_id),
@@ -81,52 +108,51 @@ export class Projections {
         txHash: r.tx_hash,
         resolvedAt: String(r.resolved_at),
       },
-      meta: await this.meta(),
+      meta: Projections.meta(c),
     };
   }
 
-  private async keyset<T>(table: string, idCol: string, q: { limit: number; cursor?: string }, map: (r: Record<string, unknown>) => T, order: 'asc' | 'desc' = 'asc', filter?: (b: Knex.QueryBuilder) => void, scopeExtra = '') {
+  private async keyset<T>(table: string, idCol: string, q: { limit: number; cursor?: string }, map: (r: Record<string, unknown>, c: Cursorish | undefined) => T, order: 'asc' | 'desc' = 'asc', filter?: (b: Knex.QueryBuilder) => void, scopeExtra = '') {
     const scope = `${table}${scopeExtra}`;
     const after = q.cursor ? this.cursors.decode(scope, q.cursor, isIdPosition).id : null;
     const b = this.t(table).select('*').orderBy(idCol, order).limit(q.limit + 1);
     filter?.(b);
     if (after) b.where(idCol, order === 'asc' ? '>' : '<', after);
-    const rows = (await b) as Record<string, unknown>[];
+    const [rows, c] = await Promise.all([b as Promise<Record<string, unknown>[]>, this.cursor()]);
     const page = rows.slice(0, q.limit);
     return {
-      items: page.map(map),
+      items: page.map((r) => map(r, c)),
       nextCursor: rows.length > q.limit ? this.cursors.encode(scope, { id: String(page[page.length - 1]![idCol]) }) : null,
-      meta: await this.meta(),
+      meta: Projections.meta(c),
     };
   }
 
   policies(q: { limit: number; cursor?: string }) {
     return this.keyset('policies', 'policy_id', q, (r) => ({
-      policyId: String(r.policy_id), livenessSeconds: String(r.liveness_seconds), bondWei: String(r.bond_wei), resolver: String(r.resolver),
-      freshnessSeconds: String(r.freshness_seconds), createdAt: String(r.created_at), blockNumber: String(r.block_number),
+      policyId: String(r.policy_id), family: String(r.family), version: String(r.version), livenessSeconds: String(r.liveness_seconds), bondWei: String(r.bond_wei),
+      resolver: String(r.resolver), freshnessSeconds: String(r.freshness_seconds), createdAt: String(r.created_at), blockNumber: String(r.block_number),
     }));
   }
 
   templates(q: { limit: number; cursor?: string }) {
     return this.keyset('templates', 'template_id', q, (r) => ({
-      templateId: String(r.template_id), name: String(r.name), text: String(r.text), textHash: String(r.text_hash), createdAt: String(r.created_at), blockNumber: String(r.block_number),
+      templateId: String(r.template_id), name: templateName(String(r.text)), text: String(r.text), textHash: String(r.text_hash),
+      createdAt: String(r.created_at), blockNumber: String(r.block_number),
     }));
   }
 
-  activity(q: { kind?: string; limit: number; cursor?: string }, finalizedBlock: bigint | null) {
+  /** Newest first; the id is block × 100000 + log index, stable across replicas and re-indexing. */
+  activity(q: { kind?: string; limit: number; cursor?: string }) {
     return this.keyset(
-      'activity', 'id', q,
-      (r) => {
-        const ids = r.ids as Record<string, string | null>;
-        return {
-          id: String(r.id), kind: r.kind, factKey: ids.factKey ?? null, assertionId: ids.assertionId ?? null, resolutionId: ids.resolutionId ?? null,
-          policyId: ids.policyId ?? null, templateId: ids.templateId ?? null, actor: ids.actor ?? null, blockNumber: String(r.block_number),
-          blockHash: String(r.block_hash), txHash: String(r.tx_hash), logIndex: String(r.log_index),
-          finalized: finalizedBlock !== null && BigInt(String(r.block_number)) <= finalizedBlock, timestamp: String(r.timestamp),
-        };
-      },
+      'events', 'seq', q,
+      (r, c) => ({
+        id: String(r.seq), kind: r.kind as (typeof ACTIVITY_KINDS)[number], factKey: (r.fact_key ?? null) as string | null, assertionId: (r.assertion_id ?? null) as string | null,
+        resolutionId: (r.resolution_id ?? null) as string | null, policyId: (r.policy_id ?? null) as string | null, templateId: (r.template_id ?? null) as string | null,
+        actor: (r.actor ?? null) as string | null, blockNumber: String(r.block_number), blockHash: String(r.block_hash), txHash: String(r.tx_hash),
+        logIndex: String(r.log_index), finalized: c?.finalized_block != null && BigInt(String(r.block_number)) <= BigInt(c.finalized_block), timestamp: String(r.timestamp),
+      }),
       'desc',
-      (b) => { if (q.kind) b.where('kind', q.kind); },
+      (b) => (q.kind ? b.where('kind', q.kind) : b.whereIn('kind', [...ACTIVITY_KINDS])),
       `:${q.kind ?? ''}`,
     );
   }

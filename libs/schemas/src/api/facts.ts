@@ -83,6 +83,8 @@ export const Resolution = z
   })
   .openapi('Resolution');
 export const ResolutionParams = z.strictObject({ resolutionId: DecimalId });
+/** `minBlock`: answer 409 INDEXER_BEHIND until the projection has indexed this block (read your own write). */
+export const ResolutionQuery = z.strictObject({ minBlock: DecimalId.optional() });
 export const ResolutionResponse = z.object({ resolution: Resolution, meta: IndexerMeta }).openapi('ResolutionResponse');
 
 export const Policy = z
