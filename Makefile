@@ -4,11 +4,12 @@ SHELL := /bin/bash
 NPM_STAMP := node_modules/.install-stamp
 JEST := node_modules/.bin/jest
 
-.PHONY: help install build infra dev test lint typecheck test-unit test-integration test-e2e chart-test clean
+.PHONY: help install build infra dev demo test lint typecheck test-unit test-integration test-e2e chart-test clean
 
 help:
 	@echo "make dev    install, build, start NATS/PostgreSQL checks, anvil and all five services"
 	@echo "make test   install, build, lint, type-check, unit + integration + e2e tests, chart tests"
+	@echo "make demo   (with make dev running) analyse two fixture repositories, assert the fact, print the URLs"
 
 $(NPM_STAMP): package.json package-lock.json $(wildcard libs/*/package.json services/*/package.json)
 	@command -v node >/dev/null || { echo "Node.js 20+ is required (https://nodejs.org or: apt-get install nodejs npm)"; exit 1; }
@@ -27,6 +28,9 @@ infra:
 
 dev: build infra
 	node scripts/dev.mjs
+
+demo: build
+	node -r ./scripts/swc-register.cjs scripts/demo.ts
 
 lint: install
 	npx eslint .

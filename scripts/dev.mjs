@@ -14,6 +14,9 @@ const env = {
   DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/lineage',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   REPO_CACHE_DIR: process.env.REPO_CACHE_DIR ?? join(root, '.dev', 'repos'),
+  // The dev stack also accepts the demo's local git server (make demo); set these to point elsewhere.
+  LINEAGE_REPO_ALLOWED_HOSTS: process.env.LINEAGE_REPO_ALLOWED_HOSTS ?? 'github.com,gitlab.com,codeberg.org,bitbucket.org,http://127.0.0.1:8090',
+  LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: process.env.LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES ?? 'true',
 };
 const rpcPort = Number(process.env.ANVIL_PORT ?? 8545);
 const services = [
@@ -86,7 +89,7 @@ async function main() {
     rpcUrl = `http://127.0.0.1:${rpcPort}`;
     if (await portOpen(rpcPort)) log(`reusing the chain already on ${rpcUrl}`);
     else {
-      start('anvil', join(root, 'node_modules', '.bin', 'anvil'), ['--host', '127.0.0.1', '--port', String(rpcPort), '--slots-in-an-epoch', '1', '--silent']);
+      start('anvil', join(root, 'node_modules', '.bin', 'anvil'), ['--host', '127.0.0.1', '--port', String(rpcPort), '--slots-in-an-epoch', '1', '--block-time', '1', '--silent']);
       for (let i = 0; i < 100 && !(await portOpen(rpcPort)); i++) await sleep(100);
     }
   }

@@ -15,7 +15,7 @@ export interface GitServer {
   stop(): Promise<void>;
 }
 
-export async function startGitServer(root: string): Promise<GitServer> {
+export async function startGitServer(root: string, port = 0): Promise<GitServer> {
   const log: string[] = [];
   const server: Server = createServer((req, res) => {
     log.push(`${req.method} ${req.url}`);
@@ -72,12 +72,12 @@ export async function startGitServer(root: string): Promise<GitServer> {
       res.end();
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const actual = typeof addr === 'object' && addr ? addr.port : 0;
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: `http://127.0.0.1:${actual}`,
+    port: actual,
     log,
     stop: () => new Promise((r) => server.close(() => r())),
   };
