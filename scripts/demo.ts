@@ -19,7 +19,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function call(method: string, path: string, body?: unknown): Promise<any> {
   const res = await fetch(`${API}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
-  const json = await res.json();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const json: any = await res.json();
   if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${json.error?.code} ${json.error?.message}`);
   return json;
 }
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
     say(`5. Fact ${asserted.factKey} asserted ${outcome} on chain ${contract.chainId} (development account 0)`);
     for (let i = 0; i < 60; i++) {
       const f = await fetch(`${API}/facts/${asserted.factKey}`);
-      if (f.status === 200 && (await f.json()).fact.latest) break;
+      if (f.status === 200 && ((await f.json()) as { fact: { latest: unknown } }).fact.latest) break;
       await sleep(500);
     }
     say('6. Look around:');
