@@ -274,7 +274,7 @@ async function main(): Promise<void> {
       'Rerun (after `npx tsc -b tsconfig.build.json`):',
       '',
       '```',
-      'node -r ./bench/cases/swc-register.cjs bench/cases/run.ts',
+      'node -r ./scripts/swc-register.cjs bench/cases/run.ts',
       '```',
       '',
       'See README.md for the knobs and what each scenario requests.',

@@ -1,6 +1,6 @@
 // Pipeline throughput and service-path overhead. Rerun (after `make build`, with
 // PostgreSQL and NATS up):
-//   node -r ./bench/engine/swc-register.cjs bench/pipeline/run.ts
+//   node -r ./scripts/swc-register.cjs bench/pipeline/run.ts
 // Writes bench/pipeline/RESULTS.md.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   await git.stop();
   rmSync(root, { recursive: true, force: true });
   const table = ['| run | analyses | wall time | rate / overhead |', '|---|---|---|---|', ...rows].join('\n');
-  writeFileSync(join(__dirname, 'RESULTS.md'), `# Pipeline benchmark\n\nMeasured on ${new Date().toISOString().slice(0, 10)} on this 2-core machine with\n\`node -r ./bench/engine/swc-register.cjs bench/pipeline/run.ts\` (after \`make build\`; PostgreSQL and NATS up).\nSmall pairs: every ordered pair of 8 fixture repositories (56 analyses, a few dozen files each).\nWorkers: analysis-pipeline processes with WORKER_CONCURRENCY=1, WORKER_THREADS=1 each.\n\n${table}\n`);
+  writeFileSync(join(__dirname, 'RESULTS.md'), `# Pipeline benchmark\n\nMeasured on ${new Date().toISOString().slice(0, 10)} on this 2-core machine with\n\`node -r ./scripts/swc-register.cjs bench/pipeline/run.ts\` (after \`make build\`; PostgreSQL and NATS up).\nSmall pairs: every ordered pair of 8 fixture repositories (56 analyses, a few dozen files each).\nWorkers: analysis-pipeline processes with WORKER_CONCURRENCY=1, WORKER_THREADS=1 each.\n\n${table}\n`);
   console.log(table);
 }
 
