@@ -1,4 +1,4 @@
-import { ConfigError, CursorCodec, createDb, ensureDatabase, ensureStreams, migrate, startService, type Nats } from '@lineage/service-kit';
+import { CursorCodec, baseServiceOptions, ensureStreams, openServiceDb, runMain, startService, type Nats } from '@lineage/service-kit';
 import { loadCaseStoreConfig } from './config';
 import { SCHEMA, migrations } from './migrations';
 import { CaseStore } from './store';
@@ -8,13 +8,9 @@ import { Ingest } from './ingest';
 import { CompletedEventsConsumer } from './consumer';
 import { registerHandlers } from './handlers';
 
-async function main(): Promise<void> {
+runMain('case-store', async () => {
   const config = loadCaseStoreConfig();
-  const db = createDb({ url: config.DATABASE_URL, schema: SCHEMA, poolMax: config.DATABASE_POOL_MAX, applicationName: 'case-store' });
-  if (config.MIGRATE_ON_START) {
-    await ensureDatabase(config.DATABASE_URL);
-    await migrate(db, SCHEMA, migrations);
-  }
+  const db = await openServiceDb('case-store', config, SCHEMA, migrations);
   const store = new CaseStore(db, new CursorCodec(config.CURSOR_SECRET));
   let nats: Nats | null = null;
   const bus = () => {
@@ -28,13 +24,7 @@ async function main(): Promise<void> {
   const challenges = new ChallengePreparer(bus, facts, config.CHALLENGE_TTL_SECONDS);
   let consumer: CompletedEventsConsumer | null = null;
   await startService({
-    name: 'case-store',
-    port: config.HTTP_PORT,
-    natsUrl: config.NATS_URL,
-    logLevel: config.LOG_LEVEL,
-    requestTimeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
-    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-    shutdownDelayMs: config.SHUTDOWN_DELAY_MS,
+    ...baseServiceOptions('case-store', config),
     db,
     onNats: async (n, rt) => {
       nats = n;
@@ -59,9 +49,4 @@ async function main(): Promise<void> {
       { name: 'events-consumer', run: async () => consumer?.stop() },
     ],
   });
-}
-
-main().catch((err) => {
-  console.error(JSON.stringify({ level: 'fatal', service: 'case-store', msg: err instanceof ConfigError ? err.message : 'start-up failed', err: err instanceof ConfigError ? undefined : String(err) }));
-  process.exit(1);
 });

@@ -1,4 +1,4 @@
-import { ConfigError, CursorCodec, createDb, ensureDatabase, migrate, startService } from '@lineage/service-kit';
+import { CursorCodec, baseServiceOptions, openServiceDb, runMain, startService } from '@lineage/service-kit';
 import { loadIndexerConfig } from './config';
 import { SCHEMA, migrations } from './migrations';
 import { Projections } from './projections';
@@ -8,24 +8,14 @@ import { Indexer } from './indexer';
 import { WriterLease } from './lease';
 import { indexerMetrics } from './metrics';
 
-async function main(): Promise<void> {
+runMain('fact-indexer', async () => {
   const config = loadIndexerConfig();
-  const db = createDb({ url: config.DATABASE_URL, schema: SCHEMA, poolMax: config.DATABASE_POOL_MAX, applicationName: 'fact-indexer' });
-  if (config.MIGRATE_ON_START) {
-    await ensureDatabase(config.DATABASE_URL);
-    await migrate(db, SCHEMA, migrations);
-  }
+  const db = await openServiceDb('fact-indexer', config, SCHEMA, migrations);
   const projections = new Projections(db, new CursorCodec(config.CURSOR_SECRET));
   let indexer: Indexer | null = null;
   const status = { get isWriter() { return indexer?.isWriter ?? false; }, get state() { return indexer?.state ?? ('standby' as const); } };
   await startService({
-    name: 'fact-indexer',
-    port: config.HTTP_PORT,
-    natsUrl: config.NATS_URL,
-    logLevel: config.LOG_LEVEL,
-    requestTimeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
-    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-    shutdownDelayMs: config.SHUTDOWN_DELAY_MS,
+    ...baseServiceOptions('fact-indexer', config),
     db,
     beforeDrain: [{ name: 'indexer', run: async () => indexer?.stop() }],
     onNats: (nats, rt) => {
@@ -42,9 +32,4 @@ async function main(): Promise<void> {
       indexer.start();
     },
   });
-}
-
-main().catch((err) => {
-  console.error(JSON.stringify({ level: 'fatal', service: 'fact-indexer', msg: err instanceof ConfigError ? err.message : 'start-up failed', err: err instanceof ConfigError ? undefined : String(err) }));
-  process.exit(1);
 });
