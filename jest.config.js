@@ -6,7 +6,7 @@ const base = {
   moduleNameMapper: { '^@lineage/(schemas|service-kit|engine|registry)$': '<rootDir>/libs/$1/src/index.ts' },
   // A few dependencies ship ESM only; compile them to CommonJS like our own sources.
   transformIgnorePatterns: ['/node_modules/(?!(@seriousme)/)'],
-  modulePathIgnorePatterns: ['<rootDir>/.*/dist/', '<rootDir>/.tools/', '<rootDir>/.dev/'],
+  modulePathIgnorePatterns: ['<rootDir>/.*/dist/', '<rootDir>/.tools/', '<rootDir>/.dev/', '<rootDir>/.cache/'],
   rootDir: __dirname,
 };
 module.exports = {

@@ -1,0 +1,18 @@
+import type { Strength } from '../types';
+
+/** Fixed-precision decimal (4 places) from a ratio, computed on integers so no float noise leaks out. */
+export function dec(x: number): string {
+  if (!Number.isFinite(x) || x <= 0) return '0.0000';
+  const n = Math.min(10000, Math.round(x * 10000));
+  return `${Math.floor(n / 10000)}.${String(n % 10000).padStart(4, '0')}`;
+}
+
+export function num(d: string): number {
+  return Number(d);
+}
+
+export function strengthOf(score: number, moderate: number, strong: number): Strength {
+  return score >= strong ? 'STRONG' : score >= moderate ? 'MODERATE' : 'WEAK';
+}
+
+export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

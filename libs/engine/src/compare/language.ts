@@ -1,0 +1,69 @@
+import type { EvidenceItem, Fingerprints, LanguageItem } from '../types';
+import { COMMON_IDENTIFIERS, LICENCE_TEXT } from './common';
+import { cmp, dec } from './format';
+
+/** Parts of a compound identifier: fooBarBaz / foo_bar_baz → 3. */
+function parts(id: string): number {
+  return id.split(/[_\-.$]+|(?<=[a-z0-9])(?=[A-Z])/).filter((p) => p.length > 0).length;
+}
+
+function weight(it: LanguageItem): number {
+  if (it.kind === 'IDENTIFIER') {
+    if (COMMON_IDENTIFIERS.has(it.text) || it.text.length < 8) return 0;
+    const n = parts(it.text);
+    return n >= 3 ? 1 : n === 2 && it.text.length >= 12 ? 0.5 : 0;
+  }
+  if (LICENCE_TEXT.test(it.text)) return 0;
+  if (it.kind === 'COMMENT') return it.text.split(' ').length >= 4 ? 2 : 0;
+  // strings: skip paths, urls, format-only strings
+  if (/^(https?:\/\/|\.{0,2}\/)/.test(it.text) || !/[a-z]{3}.*\s.*[a-z]{3}/i.test(it.text)) return it.text.length >= 24 ? 0.5 : 0;
+  return 1.5;
+}
+
+/**
+ * Rare identifiers, comments and string literals shared by both repositories,
+ * weighted by rarity: an item present in more than 3 files of its own
+ * repository is common there and weighs nothing, as do licence texts.
+ */
+export function compareLanguage(o: Fingerprints, t: Fingerprints): { score: number; items: EvidenceItem[] } {
+  const collect = (fp: Fingerprints): Map<string, { it: LanguageItem; w: number }> => {
+    // Items arrive grouped by file, so distinct files are counted by comparing with the last path seen.
+    const seen = new Map<string, { it: LanguageItem; files: number; last: string }>();
+    for (const it of fp.language) {
+      const key = it.kind + '\0' + it.text;
+      const s = seen.get(key);
+      if (!s) seen.set(key, { it, files: 1, last: it.path });
+      else if (s.last !== it.path) {
+        s.files++;
+        s.last = it.path;
+      }
+    }
+    const out = new Map<string, { it: LanguageItem; w: number }>();
+    for (const [key, s] of seen) {
+      const w = s.files > 3 ? 0 : weight(s.it);
+      if (w > 0) out.set(key, { it: s.it, w });
+    }
+    return out;
+  };
+  const oi = collect(o);
+  const ti = collect(t);
+  let total = 0;
+  let shared = 0;
+  let tTotal = 0;
+  for (const v of oi.values()) total += v.w;
+  for (const v of ti.values()) tTotal += v.w;
+  const items: EvidenceItem[] = [];
+  for (const key of [...oi.keys()].sort(cmp)) {
+    const b = ti.get(key);
+    if (!b) continue;
+    const a = oi.get(key)!;
+    shared += a.w;
+    items.push({
+      id: '', layer: 'LANGUAGE', kind: `SHARED_${a.it.kind}`, strength: a.w >= 2 ? 'MODERATE' : 'WEAK', score: dec(a.w / 2),
+      origin: { path: a.it.path, startLine: a.it.line, endLine: a.it.line, blobId: '' }, target: { path: b.it.path, startLine: b.it.line, endLine: b.it.line, blobId: '' },
+      detail: a.it.kind === 'IDENTIFIER' ? `rare identifier ${a.it.text.slice(0, 80)}` : `identical ${a.it.kind.toLowerCase()} (${a.it.text.length} chars)`,
+    });
+  }
+  const denom = Math.min(total, tTotal);
+  return { score: denom ? Math.min(1, shared / denom) : 0, items };
+}

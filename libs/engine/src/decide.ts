@@ -1,0 +1,107 @@
+import { dec } from './compare/format';
+import type { Alternative, Comparison, Confidence, Decision, Direction, Layer, Verdict } from './types';
+
+/** A layer "supports" a relation when its score reaches this threshold. */
+export const SUPPORT_THRESHOLDS: Record<Layer, number> = {
+  CODE: 0.05,
+  STRUCTURE: 0.2,
+  HISTORY: 0.5,
+  TEST: 0.1,
+  LANGUAGE: 0.08,
+  DEPENDENCY: 0.25,
+};
+/** Below this many code tokens on either side there is too little material to judge. */
+export const MIN_CODE_TOKENS = 300;
+export const HEAVY_CONTAINMENT = 0.5;
+
+/**
+ * Score every alternative against the evidence and pick the best supported.
+ * Rules (docs/engine.md): a single layer never carries a verdict; shared
+ * commits explain overlap as fork or shared upstream; chronology of the
+ * matched material decides the direction and vetoes the opposite one.
+ */
+export function decide(c: Comparison): Decision {
+  const score = (l: Layer): number => Number(c.layers.find((x) => x.layer === l)?.score ?? '0');
+  const supports = (l: Layer): boolean => score(l) >= SUPPORT_THRESHOLDS[l];
+  const m = c.metrics;
+  const tContain = Number(m.targetContainment);
+  const oContain = Number(m.originContainment);
+  const code = Math.max(tContain, oContain);
+  const corroborating = (['STRUCTURE', 'TEST', 'LANGUAGE', 'DEPENDENCY'] as Layer[]).filter(supports);
+  const supporting = (['CODE', 'HISTORY', ...corroborating] as Layer[]).filter((l, i, a) => a.indexOf(l) === i && supports(l));
+  const material = Math.min(m.originCodeTokens, m.targetCodeTokens);
+  const enoughMaterial = material >= MIN_CODE_TOKENS;
+
+  // Direction from dated material; the later side can never be the source.
+  let chronoDir: Direction = 'NONE';
+  if (m.originFirstWeight > 0 && m.originFirstWeight >= 2 * m.targetFirstWeight) chronoDir = 'ORIGIN_TO_TARGET';
+  else if (m.targetFirstWeight > 0 && m.targetFirstWeight >= 2 * m.originFirstWeight) chronoDir = 'TARGET_TO_ORIGIN';
+  const vetoed = (d: Direction): boolean =>
+    (d === 'ORIGIN_TO_TARGET' && m.targetFirstWeight > m.originFirstWeight) || (d === 'TARGET_TO_ORIGIN' && m.originFirstWeight > m.targetFirstWeight);
+
+  const alternatives: Alternative[] = [];
+  const add = (verdict: Verdict, s: number, reason: string): void => {
+    alternatives.push({ verdict, score: dec(Math.max(0, Math.min(1, s))), reason });
+  };
+  const corr = corroborating.length;
+  const shared = m.sharedCommits > 0;
+
+  // DECLARED_FORK: a declaration plus shared history or shared code.
+  add(
+    'DECLARED_FORK',
+    m.declaredUpstream && (shared || supports('CODE')) ? 0.7 + 0.1 * Math.min(3, corr) : m.declaredUpstream ? 0.3 : 0,
+    m.declaredUpstream ? `the ${m.declaredBy} declares the other as upstream${shared ? `; ${m.sharedCommits} shared commits` : ''}` : 'no repository declares the other as upstream',
+  );
+  // SHARED_UPSTREAM: shared commits without a declaration, corroborated by another layer.
+  add(
+    'SHARED_UPSTREAM',
+    shared && !m.declaredUpstream ? (corr + (supports('CODE') ? 1 : 0) >= 1 ? 0.65 + 0.1 * Math.min(3, corr) : 0.35) : 0,
+    shared ? `${m.sharedCommits} commits appear in both histories` : 'no commit appears in both histories',
+  );
+  // Derivation without shared history: CODE plus at least one other layer.
+  const derivedSide = chronoDir === 'TARGET_TO_ORIGIN' ? oContain : chronoDir === 'ORIGIN_TO_TARGET' ? tContain : code;
+  const derivable = !shared && enoughMaterial && supports('CODE') && corr >= 1;
+  add(
+    'HEAVILY_DERIVED',
+    derivable && derivedSide >= HEAVY_CONTAINMENT ? 0.7 + 0.1 * Math.min(3, corr) : derivable ? 0.3 * (derivedSide / HEAVY_CONTAINMENT) : 0,
+    `${dec(derivedSide)} of the derived side's rare code material is shared (heavy from ${dec(HEAVY_CONTAINMENT)}); corroborating layers: ${corroborating.join(', ') || 'none'}`,
+  );
+  add(
+    'LIKELY_DERIVED',
+    derivable && derivedSide < HEAVY_CONTAINMENT ? 0.6 + 0.1 * Math.min(3, corr) : derivable ? 0.5 : 0,
+    `code overlap ${dec(code)} with ${corr} corroborating layer(s)${shared ? '; shared commits explain the overlap instead' : ''}`,
+  );
+  // INDEPENDENT: enough material and no relation-level support.
+  const indep = enoughMaterial && !shared && !m.declaredUpstream ? (supports('CODE') ? (corr === 0 ? 0.4 : 0.1) : 0.75 + (code < 0.01 ? 0.15 : 0)) : 0;
+  add('INDEPENDENT', indep, supports('CODE') ? `code overlap ${dec(code)} ${corr === 0 ? 'without corroboration from any other layer' : 'is corroborated'}` : `rare code overlap ${dec(code)} is below ${dec(SUPPORT_THRESHOLDS.CODE)}`);
+  // INSUFFICIENT_EVIDENCE: too little material, or one layer alone.
+  const single = supporting.length === 1 && !m.declaredUpstream;
+  add(
+    'INSUFFICIENT_EVIDENCE',
+    !enoughMaterial && !shared ? 0.9 : single && supports('CODE') ? 0.45 : single ? 0.5 : 0.05,
+    !enoughMaterial ? `at most ${material} code tokens on one side (minimum ${MIN_CODE_TOKENS})` : single ? `only the ${supporting[0]} layer supports a relation` : 'enough material was analysed',
+  );
+
+  const order: Verdict[] = ['INSUFFICIENT_EVIDENCE', 'DECLARED_FORK', 'SHARED_UPSTREAM', 'HEAVILY_DERIVED', 'LIKELY_DERIVED', 'INDEPENDENT'];
+  const ranked = [...alternatives].sort((a, b) => Number(b.score) - Number(a.score) || order.indexOf(a.verdict) - order.indexOf(b.verdict));
+  const best = ranked[0]!;
+  const runnerUp = ranked[1]!;
+  let verdict = best.verdict;
+  // A single supporting layer never carries a relation verdict.
+  if ((verdict === 'SHARED_UPSTREAM' || verdict === 'LIKELY_DERIVED' || verdict === 'HEAVILY_DERIVED') && supporting.length < 2) verdict = 'INSUFFICIENT_EVIDENCE';
+
+  let direction: Direction = 'NONE';
+  if (verdict === 'LIKELY_DERIVED' || verdict === 'HEAVILY_DERIVED') direction = chronoDir;
+  else if (verdict === 'DECLARED_FORK') direction = m.declaredBy === 'target' ? 'ORIGIN_TO_TARGET' : 'TARGET_TO_ORIGIN';
+  else if (verdict === 'SHARED_UPSTREAM') direction = m.originHeadIsShared && !m.targetHeadIsShared ? 'ORIGIN_TO_TARGET' : m.targetHeadIsShared && !m.originHeadIsShared ? 'TARGET_TO_ORIGIN' : 'NONE';
+  if (direction !== 'NONE' && vetoed(direction)) direction = 'NONE';
+
+  const margin = Number(best.score) - Number(runnerUp.score);
+  let confidence: Confidence = 'LOW';
+  if (verdict === 'INSUFFICIENT_EVIDENCE') confidence = enoughMaterial ? 'LOW' : 'HIGH';
+  else if (verdict === 'INDEPENDENT') confidence = code < 0.01 && material >= 5000 ? 'HIGH' : code < SUPPORT_THRESHOLDS.CODE && material >= 1000 ? 'MEDIUM' : 'LOW';
+  else confidence = supporting.length >= 4 && margin >= 0.2 ? 'HIGH' : supporting.length >= 3 || margin >= 0.3 ? 'MEDIUM' : 'LOW';
+
+  const summary = `${verdict} (${confidence}), direction ${direction}: code containment target ${m.targetContainment} / origin ${m.originContainment}, ${m.sharedCommits} shared commits, supporting layers ${supporting.join(', ') || 'none'}`;
+  return { verdict, confidence, direction, alternatives: ranked, summary };
+}

@@ -1,0 +1,111 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, lstatSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { EngineError } from '../errors';
+import { SAFE_CONFIG_ARGS, safeGitEnv } from './env';
+
+export interface GitRunOptions {
+  /** Repository directory passed as --git-dir; omit for commands like clone/ls-remote. */
+  gitDir?: string;
+  maxOutputBytes?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Extra `-c key=value` overrides (e.g. to allow https for a clone). */
+  config?: string[];
+  input?: string;
+}
+
+const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
+const DEFAULT_TIMEOUT = 120_000;
+
+/** Resolve the git directory of a local repository without discovery: `<dir>/.git` or `<dir>` (bare). */
+export function resolveGitDir(dir: string): string {
+  const abs = resolve(dir);
+  const dotGit = join(abs, '.git');
+  if (existsSync(dotGit)) {
+    const st = lstatSync(dotGit);
+    if (!st.isDirectory()) throw new EngineError('REPOSITORY_UNREADABLE', 'the .git entry is not a directory (linked work trees are not read)');
+    return dotGit;
+  }
+  if (existsSync(join(abs, 'objects')) && existsSync(join(abs, 'HEAD'))) return abs;
+  throw new EngineError('REPOSITORY_UNREADABLE', 'not a git repository');
+}
+
+export function gitArgs(opts: Pick<GitRunOptions, 'gitDir' | 'config'>, args: readonly string[]): string[] {
+  const out: string[] = [...SAFE_CONFIG_ARGS];
+  for (const c of opts.config ?? []) out.push('-c', c);
+  if (opts.gitDir) out.push('--git-dir', opts.gitDir);
+  out.push(...args);
+  return out;
+}
+
+export function spawnGit(opts: Pick<GitRunOptions, 'gitDir' | 'config'>, args: readonly string[]): ChildProcess {
+  return spawn('git', gitArgs(opts, args), {
+    env: safeGitEnv(),
+    cwd: '/',
+    stdio: ['pipe', 'pipe', 'pipe'],
+    shell: false,
+    windowsHide: true,
+  });
+}
+
+/**
+ * Run git with an argument array (never a shell), bounded output and a timeout.
+ * Rejects with GIT_FAILED (exit code only, no stderr content) or a limit error.
+ */
+export function runGit(args: readonly string[], opts: GitRunOptions = {}): Promise<Buffer> {
+  const maxOut = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT;
+  return new Promise((resolvePromise, reject) => {
+    const child = spawnGit(opts, args);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failure: EngineError | null = null;
+    let stderr = '';
+    const kill = (err: EngineError): void => {
+      if (!failure) failure = err;
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => kill(new EngineError('REPOSITORY_TOO_LARGE', 'git command exceeded its time budget', 'timeBudgetMs')), timeoutMs);
+    const onAbort = (): void => kill(new EngineError('CANCELLED', 'analysis cancelled'));
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout!.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > maxOut) kill(new EngineError('REPOSITORY_TOO_LARGE', 'git output exceeded its bound', 'gitOutputBytes'));
+      else chunks.push(c);
+    });
+    child.stderr!.on('data', (c: Buffer) => {
+      if (stderr.length < 4096) stderr += c.toString('utf8');
+    });
+    child.on('error', () => kill(new EngineError('GIT_FAILED', 'git could not be started')));
+    if (opts.input !== undefined) child.stdin!.end(opts.input);
+    else child.stdin!.end();
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      if (failure) return reject(failure);
+      if (code !== 0) {
+        const err = new EngineError('GIT_FAILED', `git ${args[0] ?? ''} exited with code ${code ?? 'null'}`);
+        (err as EngineError & { stderr?: string }).stderr = stderr;
+        return reject(err);
+      }
+      resolvePromise(Buffer.concat(chunks));
+    });
+  });
+}
+
+const HEX40 = /^[0-9a-f]{40}$/;
+
+/** Resolve a rev to a commit id inside one repository; COMMIT_NOT_FOUND if it does not name a commit. */
+export async function resolveCommit(gitDir: string, rev: string, signal?: AbortSignal): Promise<string> {
+  if (!rev || rev.startsWith('-') || /[\0\n\r]/.test(rev)) throw new EngineError('INVALID_INPUT', 'invalid revision');
+  try {
+    const out = await runGit(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { gitDir, signal, maxOutputBytes: 4096 });
+    const id = out.toString('utf8').trim();
+    if (!HEX40.test(id)) throw new EngineError('COMMIT_NOT_FOUND', 'commit not found');
+    return id;
+  } catch (e) {
+    if (e instanceof EngineError && e.code === 'GIT_FAILED') throw new EngineError('COMMIT_NOT_FOUND', 'commit not found');
+    throw e;
+  }
+}

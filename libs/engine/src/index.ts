@@ -1,0 +1,16 @@
+export * from './types';
+export { EngineError, isEngineError, type EngineErrorCode, type LimitName } from './errors';
+export { ENGINE_VERSION, MANIFEST_VERSION } from './version';
+export { DEFAULT_LIMITS, resolveLimits, Deadline } from './limits';
+export { inventory, type StageOptions } from './inventory';
+export { fingerprint, type FingerprintOptions } from './fingerprint';
+export { history } from './history';
+export { compare, type SideData } from './compare';
+export { decide, SUPPORT_THRESHOLDS, MIN_CODE_TOKENS } from './decide';
+export { buildManifest, canonicalBytes, manifestHash, type ManifestInput } from './manifest';
+export { analyze, MIN_BYTES_FOR_WORKERS, type AnalyzeInput } from './analyze';
+export { classify, classifyPath, languageOf, isSafePath } from './classify';
+export { tokenize, grammarLoads, GRAMMARS, type TokenStream } from './tokenize';
+export { winnow, DEFAULT_K, DEFAULT_WINDOW } from './winnow';
+export { FingerprintPool } from './workers/pool';
+export * as git from './git';

@@ -1,0 +1,256 @@
+// Public result types. Every stage output is plain JSON data (arrays, strings,
+// integers) so the pipeline can persist it at a stage boundary and resume.
+
+export type Verdict =
+  | 'INDEPENDENT'
+  | 'SHARED_UPSTREAM'
+  | 'DECLARED_FORK'
+  | 'LIKELY_DERIVED'
+  | 'HEAVILY_DERIVED'
+  | 'INSUFFICIENT_EVIDENCE';
+export type Confidence = 'LOW' | 'MEDIUM' | 'HIGH';
+export type Direction = 'ORIGIN_TO_TARGET' | 'TARGET_TO_ORIGIN' | 'NONE';
+export type Layer = 'CODE' | 'STRUCTURE' | 'HISTORY' | 'TEST' | 'LANGUAGE' | 'DEPENDENCY';
+export type Strength = 'WEAK' | 'MODERATE' | 'STRONG';
+export type Side = 'origin' | 'target';
+export type StageName =
+  | 'resolve' | 'fetch' | 'inventory' | 'fingerprint' | 'history' | 'compare' | 'decide' | 'manifest' | 'publish';
+
+export const VERDICTS: readonly Verdict[] = [
+  'INDEPENDENT', 'SHARED_UPSTREAM', 'DECLARED_FORK', 'LIKELY_DERIVED', 'HEAVILY_DERIVED', 'INSUFFICIENT_EVIDENCE',
+];
+export const LAYERS: readonly Layer[] = ['CODE', 'STRUCTURE', 'HISTORY', 'TEST', 'LANGUAGE', 'DEPENDENCY'];
+
+export interface RepoRef {
+  /** A local git repository, bare or with a work tree (the work tree is never read). */
+  dir: string;
+  /** 40-hex commit id (or any rev the repository resolves; the resolved id is what is recorded). */
+  commit: string;
+  /** Public URL, recorded in the manifest when given. */
+  url?: string;
+}
+
+export interface Limits {
+  maxFiles: number;
+  maxFileBytes: number;
+  maxTotalBytes: number;
+  maxCommits: number;
+  /** Wall-clock budget of a whole analysis, in milliseconds. */
+  timeBudgetMs: number;
+}
+
+export interface Progress {
+  stage: StageName;
+  done: number;
+  total: number;
+  unit: 'files' | 'commits' | 'fingerprints' | 'items';
+  side?: Side;
+}
+export type ProgressFn = (p: Progress) => void;
+
+export type FileClass = 'source' | 'test' | 'docs' | 'config' | 'vendored' | 'generated' | 'minified' | 'binary';
+
+export interface InventoryFile {
+  path: string;
+  blobId: string;
+  size: number;
+  class: FileClass;
+  language: string | null;
+  lines: number;
+}
+
+export type SkipReason =
+  | 'SYMLINK'
+  | 'SUBMODULE'
+  | 'FILE_TOO_LARGE'
+  | 'UNSAFE_PATH'
+  | 'HISTORY_TRUNCATED';
+
+export interface SkippedItem {
+  side?: Side;
+  path: string;
+  reason: SkipReason;
+  /** bytes for FILE_TOO_LARGE, commits walked for HISTORY_TRUNCATED */
+  size?: number;
+}
+
+export interface InventorySummary {
+  files: number;
+  bytes: number;
+  lines: number;
+  byClass: Record<string, number>;
+  byLanguage: Record<string, number>;
+  skipped: number;
+}
+
+export interface Inventory {
+  commit: string;
+  files: InventoryFile[];
+  skipped: SkippedItem[];
+  summary: InventorySummary;
+}
+
+/** Winnowed fingerprints of one file, as parallel arrays. */
+export interface FileFingerprints {
+  path: string;
+  blobId: string;
+  language: string;
+  tokens: number;
+  hashes: number[];
+  /** 1-based first and last line of each selected k-gram. */
+  startLines: number[];
+  endLines: number[];
+  /** Low-entropy k-grams (few distinct token kinds): common idioms, no weight. */
+  lowEntropy: number[];
+}
+
+export interface LanguageItem {
+  kind: 'IDENTIFIER' | 'COMMENT' | 'STRING';
+  text: string;
+  path: string;
+  line: number;
+}
+
+export interface Fingerprints {
+  commit: string;
+  k: number;
+  window: number;
+  files: FileFingerprints[];
+  /** Rare identifiers, comments and string literals, for the LANGUAGE and TEST layers. */
+  language: LanguageItem[];
+  /** Test names found in test files. */
+  tests: LanguageItem[];
+  /** Contents of dependency manifests and declaration files (bounded). */
+  manifests: { path: string; blobId: string; text: string }[];
+  totalTokens: number;
+}
+
+export interface CommitInfo {
+  id: string;
+  time: number;
+  parents: string[];
+}
+
+export interface PathVersion {
+  commit: string;
+  time: number;
+  blobId: string;
+}
+
+export interface History {
+  commit: string;
+  headTime: number;
+  commitsWalked: number;
+  truncated: boolean;
+  /** Every walked commit, newest first (git rev-list order, by date). */
+  commits: CommitInfo[];
+  /** Per path at the pinned commit: its blob versions, oldest first (bounded). */
+  pathVersions: Record<string, PathVersion[]>;
+}
+
+export interface Location {
+  path: string;
+  startLine: number;
+  endLine: number;
+  blobId: string;
+}
+
+export interface EvidenceItem {
+  id: string;
+  layer: Layer;
+  kind: string;
+  strength: Strength;
+  /** fixed-precision decimal string, 4 places */
+  score: string;
+  language?: string;
+  origin: Location | null;
+  target: Location | null;
+  detail: string;
+}
+
+export interface ChronologyFact {
+  kind: string;
+  side: Side | 'both';
+  /** Unix seconds as a decimal string, or null when unknown */
+  time: string | null;
+  commit: string | null;
+  detail: string;
+}
+
+export interface LayerScore {
+  layer: Layer;
+  score: string;
+  items: number;
+}
+
+export interface Comparison {
+  layers: LayerScore[];
+  evidence: EvidenceItem[];
+  chronology: ChronologyFact[];
+  metrics: {
+    /** share of target's code material found in origin (4-place decimal string) */
+    targetContainment: string;
+    originContainment: string;
+    sharedCommits: number;
+    declaredUpstream: boolean;
+    declaredBy: Side | 'none';
+    /** weighted votes on which side's matched material appeared first */
+    originFirstWeight: number;
+    targetFirstWeight: number;
+    originHeadIsShared: boolean;
+    targetHeadIsShared: boolean;
+    originCodeTokens: number;
+    targetCodeTokens: number;
+    fragments: number;
+  };
+}
+
+export interface Alternative {
+  verdict: Verdict;
+  score: string;
+  reason: string;
+}
+
+export interface Decision {
+  verdict: Verdict;
+  confidence: Confidence;
+  direction: Direction;
+  alternatives: Alternative[];
+  summary: string;
+}
+
+export interface PairInput {
+  origin: RepoRef;
+  target: RepoRef;
+}
+
+export interface Manifest {
+  manifestVersion: string;
+  engineVersion: string;
+  pair: { origin: { url: string | null; commit: string }; target: { url: string | null; commit: string } };
+  limits: Limits;
+  parameters: { k: number; window: number };
+  inventory: { origin: InventorySummary; target: InventorySummary };
+  skipped: SkippedItem[];
+  chronology: ChronologyFact[];
+  layers: LayerScore[];
+  metrics: Comparison['metrics'];
+  evidence: EvidenceItem[];
+  alternatives: Alternative[];
+  verdict: Verdict;
+  confidence: Confidence;
+  direction: Direction;
+  summary: string;
+}
+
+export interface ManifestResult {
+  bytes: Buffer;
+  hash: string;
+  manifest: Manifest;
+}
+
+export interface AnalysisResult extends ManifestResult {
+  decision: Decision;
+  comparison: Comparison;
+  inventories: { origin: Inventory; target: Inventory };
+}

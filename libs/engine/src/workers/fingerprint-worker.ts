@@ -1,0 +1,22 @@
+// Worker-thread entry: fingerprints batches of files sent by the pool.
+import { parentPort } from 'node:worker_threads';
+import { fingerprintFile, type FileJob, type FileResult } from '../fingerprint-file';
+
+interface Request {
+  id: number;
+  jobs: FileJob[];
+  k: number;
+  w: number;
+}
+
+parentPort?.on('message', (req: Request) => {
+  void (async () => {
+    try {
+      const results: FileResult[] = [];
+      for (const j of req.jobs) results.push(await fingerprintFile(j, req.k, req.w));
+      parentPort!.postMessage({ id: req.id, results });
+    } catch (e) {
+      parentPort!.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) });
+    }
+  })();
+});

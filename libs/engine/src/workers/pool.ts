@@ -1,0 +1,97 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { fingerprintFile, type FileJob, type FileResult } from '../fingerprint-file';
+
+/**
+ * Runs fingerprint batches on worker threads, or in-process when workers <= 1.
+ * Results are returned per batch in submission order, so the output never
+ * depends on the number of workers or on scheduling.
+ */
+export class FingerprintPool {
+  private readonly workers: Worker[] = [];
+  private readonly idle: Worker[] = [];
+  private readonly waiting: (() => void)[] = [];
+  private nextId = 1;
+
+  constructor(size: number, private readonly k: number, private readonly w: number) {
+    for (let i = 0; i < size && size > 1; i++) {
+      const wk = spawnWorker();
+      wk.unref();
+      this.workers.push(wk);
+      this.idle.push(wk);
+    }
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  async run(jobs: FileJob[]): Promise<FileResult[]> {
+    if (this.workers.length === 0) {
+      const out: FileResult[] = [];
+      for (const j of jobs) out.push(await fingerprintFile(j, this.k, this.w));
+      return out;
+    }
+    const worker = await this.acquire();
+    try {
+      return await new Promise<FileResult[]>((resolve, reject) => {
+        const id = this.nextId++;
+        const onMessage = (msg: { id: number; results?: FileResult[]; error?: string }): void => {
+          if (msg.id !== id) return;
+          cleanup();
+          if (msg.error !== undefined || !msg.results) reject(new Error(msg.error ?? 'worker failed'));
+          else resolve(msg.results);
+        };
+        const onError = (e: Error): void => {
+          cleanup();
+          reject(e);
+        };
+        const cleanup = (): void => {
+          worker.off('message', onMessage);
+          worker.off('error', onError);
+        };
+        worker.on('message', onMessage);
+        worker.on('error', onError);
+        worker.postMessage({ id, jobs, k: this.k, w: this.w });
+      });
+    } finally {
+      this.release(worker);
+    }
+  }
+
+  private acquire(): Promise<Worker> {
+    const w = this.idle.pop();
+    if (w) return Promise.resolve(w);
+    return new Promise((resolve) => this.waiting.push(() => resolve(this.idle.pop()!)));
+  }
+
+  private release(w: Worker): void {
+    this.idle.push(w);
+    this.waiting.shift()?.();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+    this.workers.length = 0;
+    this.idle.length = 0;
+  }
+}
+
+/** Starts the compiled worker, or the TypeScript source through @swc/core when running from source (tests). */
+function spawnWorker(): Worker {
+  const js = join(__dirname, 'fingerprint-worker.js');
+  if (existsSync(js)) return new Worker(js);
+  const ts = join(__dirname, 'fingerprint-worker.ts');
+  const bootstrap = `
+    const fs = require('node:fs');
+    const swc = require('@swc/core');
+    require.extensions['.ts'] = (m, filename) => {
+      const src = fs.readFileSync(filename, 'utf8');
+      const out = swc.transformSync(src, { filename, jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } });
+      m._compile(out.code, filename);
+    };
+    require(${JSON.stringify(ts)});
+  `;
+  return new Worker(bootstrap, { eval: true });
+}

@@ -1,0 +1,50 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../src/cli';
+import { manifestHash } from '@lineage/engine';
+import { SCENARIOS } from '../../../test/fixtures/scenarios';
+
+jest.setTimeout(120_000);
+const base = mkdtempSync(join(tmpdir(), 'lineage-cli-'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const o = jest.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
+  const e = jest.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
+  try {
+    const code = await main(args);
+    return { code, out, err };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+}
+
+describe('lineage CLI', () => {
+  it('prints a report, JSON and the manifest file; exit 0', async () => {
+    const p = await SCENARIOS.find((s) => s.name === 'renamed-copy')!.build(base);
+    const text = await run(['analyze', p.origin.dir, p.target.dir]);
+    expect(text.code).toBe(0);
+    expect(text.out).toContain('Verdict:    HEAVILY_DERIVED');
+    expect(text.out).toMatch(/origin src\/\S+:\d+-\d+ +target src\/\S+:\d+-\d+/);
+    const mf = join(base, 'manifest.json');
+    const json = await run(['analyze', p.origin.dir, p.target.dir, '--json', '--manifest', mf, '--origin-ref', p.origin.commit]);
+    expect(json.code).toBe(0);
+    const parsed = JSON.parse(json.out) as { verdict: string; manifestHash: string };
+    expect(parsed.verdict).toBe('HEAVILY_DERIVED');
+    expect(manifestHash(readFileSync(mf))).toBe(parsed.manifestHash);
+  });
+
+  it('exit 2 on usage errors, 4 on an unknown commit, 5 on a refused URL', async () => {
+    expect((await run(['analyze', 'only-one'])).code).toBe(2);
+    expect((await run(['analyze', 'a', 'b', '--bogus'])).code).toBe(2);
+    const p = await SCENARIOS.find((s) => s.name === 'tiny')!.build(base);
+    expect((await run(['analyze', p.origin.dir, p.target.dir, '--origin-ref', 'f'.repeat(40)])).code).toBe(4);
+    expect((await run(['analyze', 'file:///etc', p.target.dir])).code).toBe(5);
+    expect((await run(['analyze', 'https://user:pw@github.com/a/b', p.target.dir])).code).toBe(5);
+    expect((await run(['analyze', 'https://127.0.0.1/a/b', p.target.dir])).code).toBe(5);
+  });
+});
