@@ -1,25 +1,23 @@
 // The chain side through the gateway: a real anvil with the registry deployed,
 // chain-reader reading it directly at the finalized block.
-import { assertDev, deployDev, lineageFactKey, startAnvil, type AnvilHandle } from '@lineage/registry';
+import { assertDev, lineageFactKey, type AnvilHandle } from '@lineage/registry';
 import { createTestClient, http } from 'viem';
-import { startStack, type Stack } from '../support/stack';
+import type { Stack } from '../support/stack';
+import { startChainStack, type ChainStack } from '../support/chain-stack';
 import { json } from '../support/http';
 import { waitFor } from '../support/processes';
 
+let chain: ChainStack;
 let anvil: AnvilHandle;
 let stack: Stack;
-let registry: Awaited<ReturnType<typeof deployDev>>;
+let registry: ChainStack['registry'];
 
 beforeAll(async () => {
-  anvil = await startAnvil({ slotsInAnEpoch: 1 });
-  registry = await deployDev(anvil.rpcUrl);
-  stack = await startStack({
-    extraEnv: { 'chain-reader': { RPC_URL: anvil.rpcUrl, REGISTRY_ADDRESS: registry.address, REGISTRY_DEPLOYED_BLOCK: String(registry.deployedBlock) } },
-  });
+  chain = await startChainStack();
+  ({ anvil, stack, registry } = chain);
 }, 120_000);
 afterAll(async () => {
-  await stack?.stop();
-  await anvil?.stop();
+  await chain?.stop();
 }, 60_000);
 
 const get = (path: string) => fetch(`${stack.api}${path}`);

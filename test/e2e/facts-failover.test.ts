@@ -1,14 +1,16 @@
 // Writer lease: two fact-indexer replicas on one database; killing the writer
 // hands the lease to the other, and indexing continues without gaps or duplicates.
-import { assertDev, deployDev, devAccount, lineageFactKey, localClients, registryAbi, startAnvil, type AnvilHandle } from '@lineage/registry';
+import { assertDev, lineageFactKey, type AnvilHandle } from '@lineage/registry';
 import { createTestClient, http, type Hex } from 'viem';
-import { startStack, type Stack } from '../support/stack';
+import type { Stack } from '../support/stack';
+import { chainActivity as chainActivityOf, projectedActivity as projectedActivityOf, startChainStack, type ChainStack } from '../support/chain-stack';
 import { freePort, startService, waitFor, waitReady, type Proc } from '../support/processes';
 import { json } from '../support/http';
 
+let chain: ChainStack;
 let anvil: AnvilHandle;
 let stack: Stack;
-let registry: Awaited<ReturnType<typeof deployDev>>;
+let registry: ChainStack['registry'];
 const replicas: { proc: Proc; port: number }[] = [];
 const indexerEnv = { INDEXER_POLL_INTERVAL_MS: '100' };
 
@@ -22,20 +24,13 @@ async function startReplica(): Promise<{ proc: Proc; port: number }> {
 }
 
 beforeAll(async () => {
-  anvil = await startAnvil({ slotsInAnEpoch: 1 });
-  registry = await deployDev(anvil.rpcUrl);
-  stack = await startStack({
-    extraEnv: {
-      'chain-reader': { RPC_URL: anvil.rpcUrl, REGISTRY_ADDRESS: registry.address, REGISTRY_DEPLOYED_BLOCK: String(registry.deployedBlock) },
-      'fact-indexer': indexerEnv,
-    },
-  });
+  chain = await startChainStack({ 'fact-indexer': indexerEnv });
+  ({ anvil, stack, registry } = chain);
   replicas.push({ proc: stack.procs['fact-indexer'], port: stack.ports['fact-indexer'] });
 }, 120_000);
 afterAll(async () => {
   for (const r of replicas.slice(1)) await r.proc.stop();
-  await stack?.stop();
-  await anvil?.stop();
+  await chain?.stop();
 }, 60_000);
 
 const get = (path: string) => fetch(`${stack.api}${path}`);
@@ -59,21 +54,8 @@ async function isWriter(port: number): Promise<boolean | null> {
   }
 }
 
-async function chainActivity(): Promise<string[]> {
-  const kinds = ['TemplateRegistered', 'PolicyRegistered', 'FactAsserted', 'AssertionChallenged', 'AssertionResolved'];
-  const logs = await localClients(anvil.rpcUrl, devAccount(0).privateKey).publicClient.getContractEvents({ address: registry.address, abi: registryAbi, fromBlock: 0n });
-  return logs.filter((l) => kinds.includes(l.eventName)).map((l) => `${l.blockNumber}:${l.logIndex}`).sort();
-}
-async function projectedActivity(): Promise<string[]> {
-  const out: string[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: { items: { blockNumber: string; logIndex: string }[]; nextCursor: string | null } = await body(`/activity?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
-    for (const i of page.items) out.push(`${i.blockNumber}:${i.logIndex}`);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return out.sort();
-}
+const chainActivity = () => chainActivityOf(chain);
+const projectedActivity = () => projectedActivityOf(chain);
 const caughtUp = () => waitFor('activity equals the chain', async () => {
   const [a, b] = await Promise.all([projectedActivity(), chainActivity()]);
   return JSON.stringify(a) === JSON.stringify(b) ? a : false;

@@ -1,32 +1,27 @@
 // The facts family end to end: real anvil (finalized = head - 2), real NATS
 // and PostgreSQL, every service as a process; reads through the gateway.
 import {
-  assertDev, buildChallengeTypedData, deployDev, devAccount, lineageFactKey, localClients, policyFamily, rationaleHashOf, readRegistryDomain, registryAbi,
-  startAnvil, ZERO_BYTES32, type AnvilHandle,
+  assertDev, buildChallengeTypedData, devAccount, lineageFactKey, localClients, policyFamily, rationaleHashOf, readRegistryDomain, registryAbi,
+  ZERO_BYTES32, type AnvilHandle,
 } from '@lineage/registry';
 import { createTestClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { startStack, type Stack } from '../support/stack';
+import type { Stack } from '../support/stack';
+import { chainActivity as chainActivityOf, projectedActivity as projectedActivityOf, startChainStack, type ChainStack } from '../support/chain-stack';
 import { waitFor } from '../support/processes';
 import { json } from '../support/http';
 
+let chain: ChainStack;
 let anvil: AnvilHandle;
 let stack: Stack;
-let registry: Awaited<ReturnType<typeof deployDev>>;
+let registry: ChainStack['registry'];
 
 beforeAll(async () => {
-  anvil = await startAnvil({ slotsInAnEpoch: 1 });
-  registry = await deployDev(anvil.rpcUrl);
-  stack = await startStack({
-    extraEnv: {
-      'chain-reader': { RPC_URL: anvil.rpcUrl, REGISTRY_ADDRESS: registry.address, REGISTRY_DEPLOYED_BLOCK: String(registry.deployedBlock), RPC_ATTEMPTS: '2' },
-      'fact-indexer': { INDEXER_POLL_INTERVAL_MS: '100' },
-    },
-  });
+  chain = await startChainStack({ 'chain-reader': { RPC_ATTEMPTS: '2' }, 'fact-indexer': { INDEXER_POLL_INTERVAL_MS: '100' } });
+  ({ anvil, stack, registry } = chain);
 }, 120_000);
 afterAll(async () => {
-  await stack?.stop();
-  await anvil?.stop();
+  await chain?.stop();
 }, 60_000);
 
 const get = (path: string) => fetch(`${stack.api}${path}`);
@@ -60,22 +55,8 @@ async function expectError(res: Response, status: number, code: string) {
   expect((await json(res)).error.code).toBe(code);
 }
 
-/** Every registry event of the five public kinds on the chain, as `block:logIndex`. */
-async function chainActivity(): Promise<string[]> {
-  const kinds = ['TemplateRegistered', 'PolicyRegistered', 'FactAsserted', 'AssertionChallenged', 'AssertionResolved'];
-  const logs = await localClients(anvil.rpcUrl, devAccount(0).privateKey).publicClient.getContractEvents({ address: registry.address, abi: registryAbi, fromBlock: 0n });
-  return logs.filter((l) => kinds.includes(l.eventName)).map((l) => `${l.blockNumber}:${l.logIndex}`).sort();
-}
-async function projectedActivity(): Promise<string[]> {
-  const out: string[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: { items: { blockNumber: string; logIndex: string }[]; nextCursor: string | null } = await body(`/activity?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
-    for (const i of page.items) out.push(`${i.blockNumber}:${i.logIndex}`);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return out.sort();
-}
+const chainActivity = () => chainActivityOf(chain);
+const projectedActivity = () => projectedActivityOf(chain);
 
 describe('registry projections', () => {
   it('projects the template and the versioned policy registered at deployment', async () => {
