@@ -108,7 +108,7 @@ contract LineageRegistry {
     bytes32 private constant DOMAIN_TYPEHASH =
         keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
     /// @dev Half the secp256k1 order: signatures with a larger s are malleable twins.
-    uint256 private constant HALF_ORDER = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0;
+    uint256 internal constant HALF_ORDER = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0;
 
     /// @dev bytes4(keccak256("isValidSignature(bytes32,bytes)")), ERC-1271's magic value.
     bytes4 private constant ERC1271_MAGIC = 0x1626ba7e;
