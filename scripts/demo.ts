@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     say(`2. Pinned: origin ${pair.origin.commit.slice(0, 12)}, target ${pair.target.commit.slice(0, 12)}`);
     const created = await call('POST', '/analyses', { pair: { origin: { url: pair.origin.url, commit: pair.origin.commit }, target: { url: pair.target.url, commit: pair.target.commit } } });
     const id = created.analysis.id;
-    say(`3. Analysis ${id} queued; progress:`);
+    say(`3. Analysis ${id} ${created.created ? "queued" : "already exists for this pinned pair (reused)"}; progress:`);
     let analysis = created.analysis;
     let shown = '';
     while (analysis.state !== 'completed' || !analysis.caseId) {
