@@ -1,12 +1,12 @@
-import { ApiError } from '@lineage/service-kit';
-import { checkRemote, checkRemoteSyntax, isPrivateAddress, parseAllowedHosts, pinnedGitConfig, type RemotePolicy } from '../src/intake/remote-policy';
+import { checkRemote, checkRemoteSyntax, isPrivateAddress, parseAllowedHosts, pinnedGitConfig, RemoteRefusal, type RemotePolicy } from '../src/remote/policy';
 
 const policy: RemotePolicy = { hosts: parseAllowedHosts('github.com,git.example.org:8443,http://mirror.internal:8080'), allowPrivateAddresses: false };
 const codeOf = (fn: () => unknown) => {
   try {
     fn();
   } catch (e) {
-    return (e as ApiError).code;
+    expect(e).toBeInstanceOf(RemoteRefusal);
+    return (e as RemoteRefusal).code;
   }
   return 'OK';
 };
