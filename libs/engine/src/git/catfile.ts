@@ -33,6 +33,8 @@ export class BlobReader {
     };
     this.child.on('close', fail);
     this.child.on('error', fail);
+    // A write racing the process's exit fails with EPIPE on stdin: a failed read, not a crash.
+    this.child.stdin!.on('error', fail);
   }
 
   private drain(): void {

@@ -40,13 +40,16 @@ export function gitArgs(opts: Pick<GitRunOptions, 'gitDir' | 'config'>, args: re
 }
 
 export function spawnGit(opts: Pick<GitRunOptions, 'gitDir' | 'config'>, args: readonly string[]): ChildProcess {
-  return spawn('git', gitArgs(opts, args), {
+  const child = spawn('git', gitArgs(opts, args), {
     env: safeGitEnv(),
     cwd: '/',
     stdio: ['pipe', 'pipe', 'pipe'],
     shell: false,
     windowsHide: true,
   });
+  // Writing to a git that has already exited raises EPIPE on stdin; its exit status reports the failure.
+  child.stdin!.on('error', () => undefined);
+  return child;
 }
 
 /**
