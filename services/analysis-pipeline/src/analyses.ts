@@ -82,7 +82,13 @@ export class Analyses {
     if (inserted.rows[0]) {
       const row = inserted.rows[0];
       // The job id is the analysis id: a retried publish is dropped by the stream's duplicate window.
-      await this.js().publish(streams.jobs.subjects[0], JSON.stringify({ analysisId: String(row.id) }), { msgID: `analysis-${row.id}` });
+      try {
+        await this.js().publish(streams.jobs.subjects[0], JSON.stringify({ analysisId: String(row.id) }), { msgID: `analysis-${row.id}` });
+      } catch {
+        // No job, no analysis: mark it failed so the pair is not blocked, and let the client retry.
+        await this.table().where('id', row.id).update({ state: 'failed', error: JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: 'The work queue did not accept the job.', limit: null }), updated_at: now() });
+        throw new ApiError('SERVICE_UNAVAILABLE', 'The work queue is not available; retry shortly.');
+      }
       response = { analysis: Analyses.view(row), cancelToken: token, created: true };
     } else {
       const existing = (await this.table()
