@@ -3,13 +3,15 @@ import { compare } from './compare';
 import { decide } from './decide';
 import { EngineError } from './errors';
 import { fingerprint } from './fingerprint';
+import { BlobReader } from './git/catfile';
+import { resolveGitDir } from './git/runner';
 import { history } from './history';
 import { inventory } from './inventory';
 import { Deadline, resolveLimits } from './limits';
 import { buildManifest } from './manifest';
 import { DEFAULT_K, DEFAULT_WINDOW } from './winnow';
 import { FingerprintPool } from './workers/pool';
-import type { AnalysisResult, Limits, ProgressFn, RepoRef } from './types';
+import type { AnalysisResult, Comparison, History, Inventory, Limits, ProgressFn, RepoRef } from './types';
 
 /** Below this many bytes of code (both sides) fingerprinting stays on the calling thread. */
 export const MIN_BYTES_FOR_WORKERS = 4_000_000;
@@ -26,7 +28,7 @@ export interface AnalyzeInput {
   signal?: AbortSignal;
 }
 
-/** Runs inventory → fingerprint → history → compare → decide → manifest; cancellable between stages. */
+/** Runs inventory → (fingerprint ∥ history) → compare → decide → manifest; cancellable between stages. */
 export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
   const limits = resolveLimits(input.limits);
   const deadline = new Deadline(limits.timeBudgetMs, input.signal);
@@ -37,30 +39,46 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
     deadline.check();
   };
 
-  const [oInv, tInv] = await Promise.all([inventory(input.origin, { ...stage, side: 'origin' }), inventory(input.target, { ...stage, side: 'target' })]);
-  between();
-  // Each worker pays for loading and warming up the WASM grammars; below this much code one thread is faster.
-  let codeBytes = 0;
-  for (const inv of [oInv, tInv]) for (const f of inv.files) if (f.class === 'source' || f.class === 'test') codeBytes += f.size;
-  const pool = new FingerprintPool(codeBytes < MIN_BYTES_FOR_WORKERS && !input.forceWorkers ? 1 : workers, DEFAULT_K, DEFAULT_WINDOW);
-  let oFp, tFp;
+  // One cat-file process per side serves every stage: each git process started is a fork of this one.
+  const dirs = { origin: resolveGitDir(input.origin.dir), target: resolveGitDir(input.target.dir) };
+  const readers = { origin: new BlobReader(dirs.origin), target: new BlobReader(dirs.target) };
   try {
-    [oFp, tFp] = await Promise.all([
-      fingerprint(input.origin, oInv, { ...stage, pool, side: 'origin' }),
-      fingerprint(input.target, tInv, { ...stage, pool, side: 'target' }),
-    ]);
+    const o = { ...stage, side: 'origin' as const, reader: readers.origin };
+    const t = { ...stage, side: 'target' as const, reader: readers.target };
+    const [oInv, tInv] = await Promise.all([inventory(input.origin, o), inventory(input.target, t)]);
+    between();
+    // Each worker pays for loading and warming up the WASM grammars; below this much code one thread is faster.
+    // (Measured: on 2 cores a second thread does not pay for its start-up below ~1 MB either.)
+    let codeBytes = 0;
+    for (const inv of [oInv, tInv]) for (const f of inv.files) if (f.class === 'source' || f.class === 'test') codeBytes += f.size;
+    const pool = new FingerprintPool(codeBytes < MIN_BYTES_FOR_WORKERS && !input.forceWorkers ? 1 : workers, DEFAULT_K, DEFAULT_WINDOW);
+    // git log runs in its own process while this one fingerprints (the stages are independent).
+    const histories = Promise.all([history(input.origin, oInv, o), history(input.target, tInv, t)]);
+    histories.catch(() => undefined); // awaited below; a fingerprint failure must not leave it unhandled
+    let oFp, tFp;
+    try {
+      [oFp, tFp] = await Promise.all([fingerprint(input.origin, oInv, { ...o, pool }), fingerprint(input.target, tInv, { ...t, pool })]);
+    } finally {
+      await pool.close();
+    }
+    const [oHist, tHist] = await histories;
+    between();
+    const comparison = await compare(
+      { repo: input.origin, inventory: oInv, fingerprints: oFp, history: oHist },
+      { repo: input.target, inventory: tInv, fingerprints: tFp, history: tHist },
+      { ...stage, readers },
+    );
+    between();
+    return finish(input, limits, oInv, tInv, oHist, tHist, comparison);
   } finally {
-    await pool.close();
+    readers.origin.close();
+    readers.target.close();
   }
-  between();
-  const [oHist, tHist] = await Promise.all([history(input.origin, oInv, { ...stage, side: 'origin' }), history(input.target, tInv, { ...stage, side: 'target' })]);
-  between();
-  const comparison = await compare(
-    { repo: input.origin, inventory: oInv, fingerprints: oFp, history: oHist },
-    { repo: input.target, inventory: tInv, fingerprints: tFp, history: tHist },
-    stage,
-  );
-  between();
+}
+
+function finish(
+  input: AnalyzeInput, limits: Limits, oInv: Inventory, tInv: Inventory, oHist: History, tHist: History, comparison: Comparison,
+): AnalysisResult {
   const decision = decide(comparison);
   input.onProgress?.({ stage: 'decide', done: 1, total: 1, unit: 'items' });
   const m = buildManifest({

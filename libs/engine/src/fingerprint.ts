@@ -32,7 +32,7 @@ export async function fingerprint(repo: RepoRef, inv: Inventory, opts: Fingerpri
   const gitDir = resolveGitDir(repo.dir);
   const ownPool = opts.pool ? null : new FingerprintPool(opts.workers ?? 1, k, w);
   const pool = opts.pool ?? ownPool!;
-  const reader = new BlobReader(gitDir);
+  const reader = opts.reader ?? new BlobReader(gitDir);
   const codeFiles = inv.files.filter((f) => isCodeClass(f.class));
   const result: Fingerprints = { commit: inv.commit, k, window: w, files: [], language: [], tests: [], manifests: [], totalTokens: 0 };
   try {
@@ -61,8 +61,9 @@ export async function fingerprint(repo: RepoRef, inv: Inventory, opts: Fingerpri
       cur = [];
       curBytes = 0;
     };
-    for (const f of codeFiles) {
-      const b = await reader.readBlob(f.blobId, limits.maxFileBytes);
+    let i = 0;
+    for await (const b of reader.readListed(codeFiles.map((f) => ({ oid: f.blobId, size: f.size })), limits.maxFileBytes)) {
+      const f = codeFiles[i++]!;
       if (!b) continue;
       cur.push({ path: f.path, blobId: f.blobId, language: f.language, isTest: f.class === 'test', text: b.toString('utf8') });
       curBytes += b.length;
@@ -86,7 +87,7 @@ export async function fingerprint(repo: RepoRef, inv: Inventory, opts: Fingerpri
     deadline.check();
     return result;
   } finally {
-    reader.close();
+    if (!opts.reader) reader.close();
     if (ownPool) await ownPool.close();
   }
 }

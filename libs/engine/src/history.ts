@@ -1,5 +1,6 @@
 import { isCodeClass } from './classify';
-import { resolveCommit, resolveGitDir, runGit } from './git/runner';
+import { EngineError } from './errors';
+import { resolveGitDir, runGit } from './git/runner';
 import { Deadline, resolveLimits } from './limits';
 import type { CommitInfo, History, Inventory, PathVersion, RepoRef } from './types';
 import type { StageOptions } from './inventory';
@@ -16,12 +17,17 @@ export async function history(repo: RepoRef, inv: Inventory, opts: StageOptions 
   const limits = resolveLimits(opts.limits);
   const deadline = opts.deadline ?? new Deadline(limits.timeBudgetMs, opts.signal);
   const gitDir = resolveGitDir(repo.dir);
-  const commit = await resolveCommit(gitDir, inv.commit, opts.signal);
+  // The inventory resolved the commit; git log of an id that is not there fails, reported as COMMIT_NOT_FOUND.
+  const commit = inv.commit;
+  if (!/^[0-9a-f]{40}$/.test(commit)) throw new EngineError('INVALID_INPUT', 'invalid commit id');
   const wanted = new Set(inv.files.filter((f) => isCodeClass(f.class)).map((f) => f.path));
   const out = await runGit(
     ['-c', 'core.quotePath=false', 'log', '--date-order', `--max-count=${limits.maxCommits + 1}`, '--format=tformat:%x01%H %ct %P', '--raw', '--no-abbrev', '--no-renames', '--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', commit],
     { gitDir, signal: opts.signal, timeoutMs: deadline.remainingMs(), maxOutputBytes: 512 * 1024 * 1024 },
-  );
+  ).catch((e: unknown) => {
+    if (e instanceof EngineError && e.code === 'GIT_FAILED') throw new EngineError('COMMIT_NOT_FOUND', 'commit not found');
+    throw e;
+  });
   deadline.check();
   const commits: CommitInfo[] = [];
   const versions: Record<string, PathVersion[]> = {};

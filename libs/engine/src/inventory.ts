@@ -1,6 +1,6 @@
 import { BlobReader } from './git/catfile';
 import { listTree } from './git/lstree';
-import { resolveCommit, resolveGitDir } from './git/runner';
+import { resolveGitDir } from './git/runner';
 import { classify, classifyPath, countLines, isSafePath, languageOf } from './classify';
 import { EngineError } from './errors';
 import { Deadline, resolveLimits } from './limits';
@@ -13,6 +13,12 @@ export interface StageOptions {
   deadline?: Deadline;
   /** which side this stage runs for, echoed in progress events */
   side?: Side;
+  /**
+   * A `cat-file` reader on this side's repository, shared by the stages of one
+   * analysis (the caller closes it); without one a stage starts its own. Every
+   * git process started costs a fork of this process, which dominates small pairs.
+   */
+  reader?: BlobReader;
 }
 
 const byPath = <T extends { path: string }>(a: T, b: T): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
@@ -27,7 +33,16 @@ export async function inventory(repo: RepoRef, opts: StageOptions = {}): Promise
   const limits = resolveLimits(opts.limits);
   const deadline = opts.deadline ?? new Deadline(limits.timeBudgetMs, opts.signal);
   const gitDir = resolveGitDir(repo.dir);
-  const commit = await resolveCommit(gitDir, repo.commit, opts.signal);
+  const reader = opts.reader ?? new BlobReader(gitDir);
+  try {
+    return await inventoryWith(reader, gitDir, repo, limits, deadline, opts);
+  } finally {
+    if (!opts.reader) reader.close();
+  }
+}
+
+async function inventoryWith(reader: BlobReader, gitDir: string, repo: RepoRef, limits: Limits, deadline: Deadline, opts: StageOptions): Promise<Inventory> {
+  const commit = await reader.resolveCommit(repo.commit);
   deadline.check();
   const entries = await listTree(gitDir, commit, limits.maxFiles, deadline.remainingMs());
   const skipped: SkippedItem[] = [];
@@ -52,31 +67,26 @@ export async function inventory(repo: RepoRef, opts: StageOptions = {}): Promise
   for (const c of candidates) total += c.size;
   if (total > limits.maxTotalBytes) throw new EngineError('REPOSITORY_TOO_LARGE', 'tracked content exceeds the total byte limit', 'maxTotalBytes');
 
-  const reader = new BlobReader(gitDir);
   const files: InventoryFile[] = [];
-  try {
-    let done = 0;
-    for (const c of candidates) {
-      const pathClass = classifyPath(c.path);
-      // Binary files are classified from the path alone; everything else is read once to classify by content.
-      const content = pathClass === 'binary' ? null : await reader.readBlob(c.oid, limits.maxFileBytes);
-      const cls = classify(c.path, content);
-      files.push({
-        path: c.path,
-        blobId: c.oid,
-        size: c.size,
-        class: cls,
-        language: cls === 'binary' ? null : languageOf(c.path),
-        lines: content && cls !== 'binary' ? countLines(content) : 0,
-      });
-      done++;
-      if (done % 200 === 0 || done === candidates.length) {
-        deadline.check();
-        opts.onProgress?.({ stage: 'inventory', done, total: candidates.length, unit: 'files', ...(opts.side ? { side: opts.side } : {}) });
-      }
+  // Binary files are classified from the path alone; everything else is read once to classify by content.
+  const listed = candidates.map((c) => ({ oid: c.oid, size: classifyPath(c.path) === 'binary' ? Infinity : c.size }));
+  let done = 0;
+  for await (const content of reader.readListed(listed, limits.maxFileBytes)) {
+    const c = candidates[done]!;
+    const cls = classify(c.path, content);
+    files.push({
+      path: c.path,
+      blobId: c.oid,
+      size: c.size,
+      class: cls,
+      language: cls === 'binary' ? null : languageOf(c.path),
+      lines: content && cls !== 'binary' ? countLines(content) : 0,
+    });
+    done++;
+    if (done % 200 === 0 || done === candidates.length) {
+      deadline.check();
+      opts.onProgress?.({ stage: 'inventory', done, total: candidates.length, unit: 'files', ...(opts.side ? { side: opts.side } : {}) });
     }
-  } finally {
-    reader.close();
   }
   skipped.sort(byPath);
   return { commit, files, skipped, summary: summarize(files, skipped) };

@@ -96,6 +96,13 @@ describe('hostile repository', () => {
     buildRepo(dir, { commits: [{ time: T, message: 'x', files: { 'a.js': 'let a = 1;\n' } }] });
     await expect(inventory({ dir, commit: 'deadbeef'.repeat(5) })).rejects.toMatchObject({ code: 'COMMIT_NOT_FOUND' });
     await expect(inventory({ dir, commit: '--output=/tmp/x' })).rejects.toBeInstanceOf(EngineError);
+    await expect(inventory({ dir, commit: 'main\ninfo HEAD' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    // a tree is not a commit; a branch name and an abbreviated id resolve to the full commit id
+    const tree = execFileSync('git', ['--git-dir', dir, 'rev-parse', 'main^{tree}'], { encoding: 'utf8' }).trim();
+    await expect(inventory({ dir, commit: tree })).rejects.toMatchObject({ code: 'COMMIT_NOT_FOUND' });
+    const full = execFileSync('git', ['--git-dir', dir, 'rev-parse', 'main'], { encoding: 'utf8' }).trim();
+    expect((await inventory({ dir, commit: 'main' })).commit).toBe(full);
+    expect((await inventory({ dir, commit: full.slice(0, 10) })).commit).toBe(full);
   });
 
   it('bounds git output', async () => {

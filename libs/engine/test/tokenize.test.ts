@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { grammarLoads, tokenize, winnow } from '@lineage/engine';
+import { rawWalkAvailable, tokenizeTreeSitter, walkMode } from '../src/tokenize/treesitter';
 
 // Same program per language, written twice: different identifiers and formatting.
 const PAIRS: Record<string, [string, string]> = {
@@ -59,5 +62,34 @@ describe('tokenize', () => {
     for (const x of [...a, ...b]) expect(ab.has(x) || ba.has(x)).toBe(true);
     const inBoth = [...a].filter((x) => ba.has(x));
     expect(inBoth.length).toBe(a.size);
+  });
+});
+
+describe('tree-sitter walk through the raw cursor exports', () => {
+  // The raw walk must give exactly the stream of the library's public TreeCursor API.
+  const samples: [string, string][] = [
+    ...Object.entries(PAIRS).flatMap(([lang, [a, b]]) => [[lang, a], [lang, b]] as [string, string][]),
+    ['typescript', readFileSync(join(__dirname, '..', 'src', 'compare', 'index.ts'), 'utf8')],
+    ['javascript', 'const t = `multi\n${line} template`;\n/* block\n comment */ let r = /a[b]+/g;\nfunction broken( { return [1, 2\n'],
+    ['python', 'def f(:\n    """doc\n    string"""\n    return {"k": [1, 2'],
+  ];
+
+  afterEach(() => {
+    walkMode.raw = true;
+  });
+
+  it.each(samples.map((s, i) => [i, s[0], s[1]] as const))('sample %i (%s) gives the same stream both ways', async (_i, lang, text) => {
+    walkMode.raw = true;
+    const viaRaw = await tokenizeTreeSitter(lang, text);
+    walkMode.raw = false;
+    const viaApi = await tokenizeTreeSitter(lang, text);
+    expect(viaRaw).not.toBeNull();
+    expect(viaRaw!.kinds.length).toBeGreaterThan(0);
+    expect(viaRaw).toEqual(viaApi);
+  });
+
+  it('is the walk in use (the exports were found)', async () => {
+    await tokenizeTreeSitter('javascript', 'x');
+    expect(rawWalkAvailable()).toBe(true);
   });
 });

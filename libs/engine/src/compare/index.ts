@@ -24,7 +24,7 @@ const MAX_DATED_FRAGMENTS = 60;
 const MAX_ITEMS_PER_LAYER = 300;
 
 /** Evidence for every layer, chronology facts and the metrics the decision uses. */
-export async function compare(origin: SideData, target: SideData, opts: StageOptions = {}): Promise<Comparison> {
+export async function compare(origin: SideData, target: SideData, opts: StageOptions & { readers?: { origin: BlobReader; target: BlobReader } } = {}): Promise<Comparison> {
   const limits = resolveLimits(opts.limits);
   const deadline = opts.deadline ?? new Deadline(limits.timeBudgetMs, opts.signal);
   const o = origin.fingerprints;
@@ -46,8 +46,8 @@ export async function compare(origin: SideData, target: SideData, opts: StageOpt
   const distinctNames = (a: string[], b: string[]): string[] => a.filter((n) => !b.includes(n));
   const targetDeclares = declaresUpstream(t, distinctNames(oNames, tNames));
   const originDeclares = declaresUpstream(o, distinctNames(tNames, oNames));
-  const oReader = new BlobReader(resolveGitDir(origin.repo.dir));
-  const tReader = new BlobReader(resolveGitDir(target.repo.dir));
+  const oReader = opts.readers?.origin ?? new BlobReader(resolveGitDir(origin.repo.dir));
+  const tReader = opts.readers?.target ?? new BlobReader(resolveGitDir(target.repo.dir));
   const dates = new Map<Fragment, { o: number | null; t: number | null }>();
   let originFirstWeight = 0;
   let targetFirstWeight = 0;
@@ -70,8 +70,8 @@ export async function compare(origin: SideData, target: SideData, opts: StageOpt
       if (++n % 10 === 0) deadline.check();
     }
   } finally {
-    oReader.close();
-    tReader.close();
+    if (!opts.readers?.origin) oReader.close();
+    if (!opts.readers?.target) tReader.close();
   }
   opts.onProgress?.({ stage: 'compare', done: 2, total: 6, unit: 'items' });
 

@@ -5,8 +5,10 @@ import { spawnGit } from './runner';
 interface Pending {
   resolve: (v: Buffer | null) => void;
   reject: (e: Error) => void;
-  mode: 'info' | 'contents';
+  mode: 'info' | 'contents' | 'resolve';
 }
+
+const HEX40 = /^[0-9a-f]{40}$/;
 
 /**
  * One long-lived `git cat-file --batch-command` per repository. Each read asks
@@ -52,6 +54,12 @@ export class BlobReader {
       }
       const parts = header.split(' ');
       const size = Number(parts[2]);
+      if (head.mode === 'resolve') {
+        this.buf = this.buf.subarray(nl + 1);
+        this.queue.shift();
+        head.resolve(parts[1] === 'commit' && HEX40.test(parts[0] ?? '') ? Buffer.from(parts[0]!) : null);
+        continue;
+      }
       if (head.mode === 'info') {
         this.buf = this.buf.subarray(nl + 1);
         this.queue.shift();
@@ -66,13 +74,28 @@ export class BlobReader {
     }
   }
 
-  private request(mode: 'info' | 'contents', oid: string): Promise<Buffer | null> {
+  private request(mode: 'info' | 'contents' | 'resolve', oid: string): Promise<Buffer | null> {
     if (this.closed) return Promise.reject(new EngineError('GIT_FAILED', 'git cat-file is closed'));
-    if (!/^[0-9a-f]{40}$/.test(oid)) return Promise.reject(new EngineError('INVALID_INPUT', 'invalid object id'));
+    if (mode !== 'resolve' && !HEX40.test(oid)) return Promise.reject(new EngineError('INVALID_INPUT', 'invalid object id'));
     return new Promise((resolve, reject) => {
       this.queue.push({ resolve, reject, mode });
-      this.child.stdin!.write(`${mode} ${oid}\n`);
+      this.child.stdin!.write(`${mode === 'resolve' ? 'info' : mode} ${mode === 'resolve' ? `${oid}^{commit}` : oid}\n`);
     });
+  }
+
+  /**
+   * Resolve a revision to a commit id in this repository (the same peeling as
+   * `rev-parse <rev>^{commit}`, without another git process); COMMIT_NOT_FOUND
+   * when it names no commit or is ambiguous.
+   */
+  async resolveCommit(rev: string): Promise<string> {
+    if (!rev || rev.startsWith('-') || /[\0\n\r]/.test(rev) || rev.length > 1024) throw new EngineError('INVALID_INPUT', 'invalid revision');
+    const run = async (): Promise<Buffer | null> => this.request('resolve', rev);
+    const p = this.chain.then(run, run);
+    this.chain = p.catch(() => undefined);
+    const id = await p;
+    if (!id) throw new EngineError('COMMIT_NOT_FOUND', 'commit not found');
+    return id.toString('utf8');
   }
 
   /** Type and size of an object, or null when missing. */
@@ -94,6 +117,36 @@ export class BlobReader {
     const p = this.chain.then(run, run);
     this.chain = p.catch(() => undefined);
     return p;
+  }
+
+  /**
+   * Blobs whose ids and sizes come from this repository's tree listing, in
+   * order. Up to windowBytes are requested ahead, so git streams them without
+   * waiting for a round trip per blob; an item over maxBytes yields null
+   * without being requested (sizes are those of the objects, so they cannot
+   * differ from what would be read).
+   */
+  async *readListed(items: readonly { oid: string; size: number }[], maxBytes: number, windowBytes = 8 * 1024 * 1024): AsyncGenerator<Buffer | null> {
+    const reqs: (Promise<Buffer | null> | null)[] = new Array<Promise<Buffer | null> | null>(items.length).fill(null);
+    let next = 0;
+    let ahead = 0;
+    for (let i = 0; i < items.length; i++) {
+      while (next < items.length && (next === i || ahead < windowBytes)) {
+        const it = items[next]!;
+        if (it.size <= maxBytes) {
+          const p = this.request('contents', it.oid);
+          p.catch(() => undefined); // rejections surface where each is awaited, in order
+          reqs[next] = p;
+          ahead += it.size;
+        }
+        next++;
+      }
+      const r = reqs[i];
+      reqs[i] = null;
+      const b = r ? await r : null;
+      if (r) ahead -= items[i]!.size;
+      yield b;
+    }
   }
 
   close(): void {

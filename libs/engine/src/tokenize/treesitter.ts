@@ -18,6 +18,48 @@ export const GRAMMARS: Record<string, string> = {
 let initialised: Promise<void> | null = null;
 const parsers = new Map<string, Promise<Parser | null>>();
 
+/**
+ * The emscripten module behind web-tree-sitter. `Parser.init` builds the
+ * module on the object it is given, so passing our own object exposes the
+ * raw cursor exports. Walking through them skips the library's per-call
+ * copying of the cursor into and out of its transfer buffer (about half of
+ * the tokeniser's time). The exports come from web-tree-sitter's own C
+ * binding (lib/tree-sitter.c); when any is absent (another version, or the
+ * library was initialised elsewhere first) the public TreeCursor API is used.
+ * Both produce the same stream (tested).
+ */
+interface RawModule {
+  _ts_init(): number;
+  _ts_tree_cursor_current_node_type_id_wasm(tree: number): number;
+  _ts_tree_cursor_current_node_is_missing_wasm(tree: number): number;
+  _ts_tree_cursor_goto_first_child_wasm(tree: number): number;
+  _ts_tree_cursor_goto_next_sibling_wasm(tree: number): number;
+  _ts_tree_cursor_goto_parent_wasm(tree: number): number;
+  _ts_tree_cursor_start_index_wasm(tree: number): number;
+  _ts_tree_cursor_end_index_wasm(tree: number): number;
+  getValue(ptr: number, type: 'i32'): number;
+  setValue(ptr: number, value: number, type: 'i32'): void;
+}
+const RAW_EXPORTS = [
+  '_ts_init', '_ts_tree_cursor_current_node_type_id_wasm', '_ts_tree_cursor_current_node_is_missing_wasm', '_ts_tree_cursor_goto_first_child_wasm',
+  '_ts_tree_cursor_goto_next_sibling_wasm', '_ts_tree_cursor_goto_parent_wasm', '_ts_tree_cursor_start_index_wasm', '_ts_tree_cursor_end_index_wasm', 'getValue', 'setValue',
+] as const;
+const moduleHandle: Record<string, unknown> = {};
+let raw: { m: RawModule; transfer: number } | null = null;
+/** Tests compare the raw walk against the public API walk. */
+export const walkMode = { raw: true };
+export const rawWalkAvailable = (): boolean => raw !== null;
+
+function init(): Promise<void> {
+  initialised ??= TS.Parser.init(moduleHandle).then(() => {
+    if (RAW_EXPORTS.every((k) => typeof moduleHandle[k] === 'function')) {
+      const m = moduleHandle as unknown as RawModule;
+      raw = { m, transfer: m._ts_init() };
+    }
+  });
+  return initialised;
+}
+
 function wasmDir(): string {
   return join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out');
 }
@@ -28,8 +70,7 @@ async function parserFor(language: string): Promise<Parser | null> {
   let p = parsers.get(language);
   if (!p) {
     p = (async () => {
-      initialised ??= TS.Parser.init();
-      await initialised;
+      await init();
       // Bytes, not a path: loading by path goes through a dynamic import some hosts (jest's VM) lack.
       // A grammar that fails to load is an error, never a silent fallback (output must not depend on the host).
       const lang = await TS.Language.load(readFileSync(join(wasmDir(), `tree-sitter-${grammar}.wasm`)));
@@ -72,9 +113,10 @@ function typeTable(parser: Parser): TypeTable {
   let t = tables.get(lang);
   if (t) return t;
   const n = lang.nodeTypeCount;
+  const types = lang.types; // a getter that copies; read once
   t = { cat: new Uint8Array(n + 1), hash: new Uint32Array(n + 1) };
   for (let id = 0; id <= n; id++) {
-    const type = lang.types[id] ?? '';
+    const type = types[id] ?? '';
     const named = id < n ? lang.nodeTypeIsNamed(id) : false;
     let cat = CAT_OTHER;
     let kind = type;
@@ -121,43 +163,96 @@ export async function tokenizeTreeSitter(language: string, text: string): Promis
     return n;
   };
   const c = tree.walk();
+  const ops = raw && walkMode.raw ? rawOps(raw, c, (tree as unknown as { 0: number })[0]) : publicOps(c);
   try {
     for (;;) {
-      const id = c.nodeTypeId;
+      const id = ops.typeId();
       const cat = table.cat[id] ?? CAT_OTHER;
       let leaf = true;
       if (cat === CAT_COMMENT) {
-        const s = c.startIndex;
-        out.comments.push({ text: text.slice(s, c.endIndex), line: lineAt(s) });
+        const s = ops.start();
+        out.comments.push({ text: text.slice(s, ops.end()), line: lineAt(s) });
       } else if (cat === CAT_STRING) {
-        const s = c.startIndex;
-        const e = c.endIndex;
+        const s = ops.start();
+        const e = ops.end();
         const l = lineAt(s);
         out.kinds.push(table.hash[id]!);
         out.lines.push(l);
         out.endLines.push(l + countLines(s, e));
         out.strings.push({ text: stripQuotes(text.slice(s, e)), line: l });
-      } else if (c.gotoFirstChild()) {
+      } else if (ops.firstChild()) {
         leaf = false;
-      } else if (cat !== CAT_SKIP && !c.nodeIsMissing) {
-        const s = c.startIndex;
+      } else if (cat !== CAT_SKIP && !ops.missing()) {
+        const s = ops.start();
         const l = lineAt(s);
-        if (cat === CAT_IDENT) out.identifiers.push({ text: text.slice(s, c.endIndex), line: l });
+        if (cat === CAT_IDENT) out.identifiers.push({ text: text.slice(s, ops.end()), line: l });
         out.kinds.push(table.hash[id]!);
         out.lines.push(l);
         out.endLines.push(l);
       }
       if (!leaf) continue; // descended into the first child
-      let moved = c.gotoNextSibling();
+      let moved = ops.nextSibling();
       while (!moved) {
-        if (!c.gotoParent()) return out;
-        moved = c.gotoNextSibling();
+        if (!ops.parent()) return out;
+        moved = ops.nextSibling();
       }
     }
   } finally {
+    ops.release();
     c.delete();
     tree.delete();
   }
+}
+
+interface CursorOps {
+  typeId(): number;
+  start(): number;
+  end(): number;
+  missing(): boolean;
+  firstChild(): boolean;
+  nextSibling(): boolean;
+  parent(): boolean;
+  /** leave the JS cursor object describing the cursor's real state (its stack may have moved) */
+  release(): void;
+}
+
+type Cursor = ReturnType<import('web-tree-sitter').Tree['walk']>;
+
+function publicOps(c: Cursor): CursorOps {
+  return {
+    typeId: () => c.nodeTypeId,
+    start: () => c.startIndex,
+    end: () => c.endIndex,
+    missing: () => c.nodeIsMissing,
+    firstChild: () => c.gotoFirstChild(),
+    nextSibling: () => c.gotoNextSibling(),
+    parent: () => c.gotoParent(),
+    release: () => undefined,
+  };
+}
+
+/**
+ * The cursor lives in the module's transfer buffer for the whole walk: it is
+ * copied in once, every export reads (and the moves rewrite) it there, and it
+ * is copied back before the cursor is deleted. Nothing else may use the
+ * library between the two copies; the walk is synchronous, so nothing can.
+ */
+function rawOps(r: { m: RawModule; transfer: number }, c: Cursor, tree: number): CursorOps {
+  const { m, transfer } = r;
+  const slots = c as unknown as Record<number, number>;
+  for (let i = 0; i < 4; i++) m.setValue(transfer + 4 * i, slots[i]!, 'i32');
+  return {
+    typeId: () => m._ts_tree_cursor_current_node_type_id_wasm(tree),
+    start: () => m._ts_tree_cursor_start_index_wasm(tree),
+    end: () => m._ts_tree_cursor_end_index_wasm(tree),
+    missing: () => m._ts_tree_cursor_current_node_is_missing_wasm(tree) === 1,
+    firstChild: () => m._ts_tree_cursor_goto_first_child_wasm(tree) === 1,
+    nextSibling: () => m._ts_tree_cursor_goto_next_sibling_wasm(tree) === 1,
+    parent: () => m._ts_tree_cursor_goto_parent_wasm(tree) === 1,
+    release: () => {
+      for (let i = 0; i < 4; i++) slots[i] = m.getValue(transfer + 4 * i, 'i32');
+    },
+  };
 }
 
 function stripQuotes(s: string): string {
