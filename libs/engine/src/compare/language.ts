@@ -1,4 +1,5 @@
 import type { EvidenceItem, Fingerprints, LanguageItem } from '../types';
+import { misspellings } from '../typos';
 import { COMMON_IDENTIFIERS, LICENCE_TEXT } from './common';
 import { cmp, dec } from './format';
 
@@ -20,10 +21,25 @@ function weight(it: LanguageItem): number {
   return 1.5;
 }
 
+/** A misspelling both repositories make is a habit or a copy, rarely a coincidence: it weighs more than any verbatim item. */
+const TYPO_WEIGHT = 2;
+
+/** Misspelt words in a repository's identifiers, comments and strings (licence text aside), first occurrence of each. */
+function typosOf(fp: Fingerprints): Map<string, { it: LanguageItem; correction: string }> {
+  const out = new Map<string, { it: LanguageItem; correction: string }>();
+  for (const it of fp.language) {
+    if (it.kind !== 'IDENTIFIER' && LICENCE_TEXT.test(it.text)) continue;
+    for (const m of misspellings(it.text)) if (!out.has(m.word)) out.set(m.word, { it, correction: m.correction });
+  }
+  return out;
+}
+
 /**
  * Rare identifiers, comments and string literals shared by both repositories,
  * weighted by rarity: an item present in more than 3 files of its own
- * repository is common there and weighs nothing, as do licence texts.
+ * repository is common there and weighs nothing, as do licence texts. Shared
+ * misspellings (from a published list of common English misspellings) count
+ * separately, whatever their frequency.
  */
 export function compareLanguage(o: Fingerprints, t: Fingerprints): { score: number; items: EvidenceItem[] } {
   const collect = (fp: Fingerprints): Map<string, { it: LanguageItem; w: number }> => {
@@ -62,6 +78,21 @@ export function compareLanguage(o: Fingerprints, t: Fingerprints): { score: numb
       id: '', layer: 'LANGUAGE', kind: `SHARED_${a.it.kind}`, strength: a.w >= 2 ? 'MODERATE' : 'WEAK', score: dec(a.w / 2),
       origin: { path: a.it.path, startLine: a.it.line, endLine: a.it.line, blobId: '' }, target: { path: b.it.path, startLine: b.it.line, endLine: b.it.line, blobId: '' },
       detail: a.it.kind === 'IDENTIFIER' ? `rare identifier ${a.it.text.slice(0, 80)}` : `identical ${a.it.kind.toLowerCase()} (${a.it.text.length} chars)`,
+    });
+  }
+  const oTypos = typosOf(o);
+  const tTypos = typosOf(t);
+  total += oTypos.size * TYPO_WEIGHT;
+  tTotal += tTypos.size * TYPO_WEIGHT;
+  for (const word of [...oTypos.keys()].sort(cmp)) {
+    const b = tTypos.get(word);
+    if (!b) continue;
+    const a = oTypos.get(word)!;
+    shared += TYPO_WEIGHT;
+    items.push({
+      id: '', layer: 'LANGUAGE', kind: 'SHARED_TYPO', strength: 'MODERATE', score: dec(TYPO_WEIGHT / 2),
+      origin: { path: a.it.path, startLine: a.it.line, endLine: a.it.line, blobId: '' }, target: { path: b.it.path, startLine: b.it.line, endLine: b.it.line, blobId: '' },
+      detail: `same misspelling "${word}" (for "${a.correction.slice(0, 40)}") in both`,
     });
   }
   const denom = Math.min(total, tTotal);
