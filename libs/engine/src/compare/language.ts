@@ -1,5 +1,5 @@
 import type { EvidenceItem, Fingerprints, LanguageItem } from '../types';
-import { misspellings } from '../typos';
+import { lookup, words } from '../typos';
 import { COMMON_IDENTIFIERS, LICENCE_TEXT } from './common';
 import { cmp, dec } from './format';
 
@@ -24,12 +24,12 @@ function weight(it: LanguageItem): number {
 /** A misspelling both repositories make is a habit or a copy, rarely a coincidence: it weighs more than any verbatim item. */
 const TYPO_WEIGHT = 2;
 
-/** Misspelt words in a repository's identifiers, comments and strings (licence text aside), first occurrence of each. */
-function typosOf(fp: Fingerprints): Map<string, { it: LanguageItem; correction: string }> {
-  const out = new Map<string, { it: LanguageItem; correction: string }>();
+/** Each word of 4+ letters in a repository's identifiers, comments and strings (licence text aside), with its first occurrence. */
+function wordsOf(fp: Fingerprints): Map<string, LanguageItem> {
+  const out = new Map<string, LanguageItem>();
   for (const it of fp.language) {
     if (it.kind !== 'IDENTIFIER' && LICENCE_TEXT.test(it.text)) continue;
-    for (const m of misspellings(it.text)) if (!out.has(m.word)) out.set(m.word, { it, correction: m.correction });
+    for (const w of words(it.text)) if (!out.has(w)) out.set(w, it);
   }
   return out;
 }
@@ -39,7 +39,7 @@ function typosOf(fp: Fingerprints): Map<string, { it: LanguageItem; correction: 
  * weighted by rarity: an item present in more than 3 files of its own
  * repository is common there and weighs nothing, as do licence texts. Shared
  * misspellings (from a published list of common English misspellings) count
- * separately, whatever their frequency.
+ * separately, whatever their frequency, as material both sides have.
  */
 export function compareLanguage(o: Fingerprints, t: Fingerprints): { score: number; items: EvidenceItem[] } {
   const collect = (fp: Fingerprints): Map<string, { it: LanguageItem; w: number }> => {
@@ -80,19 +80,21 @@ export function compareLanguage(o: Fingerprints, t: Fingerprints): { score: numb
       detail: a.it.kind === 'IDENTIFIER' ? `rare identifier ${a.it.text.slice(0, 80)}` : `identical ${a.it.kind.toLowerCase()} (${a.it.text.length} chars)`,
     });
   }
-  const oTypos = typosOf(o);
-  const tTypos = typosOf(t);
-  total += oTypos.size * TYPO_WEIGHT;
-  tTotal += tTypos.size * TYPO_WEIGHT;
-  for (const word of [...oTypos.keys()].sort(cmp)) {
-    const b = tTypos.get(word);
-    if (!b) continue;
-    const a = oTypos.get(word)!;
+  // Only words both sides use are looked up: a shared misspelling counts as shared material on both sides.
+  const oWords = wordsOf(o);
+  const tWords = wordsOf(t);
+  for (const word of [...oWords.keys()].filter((w) => tWords.has(w)).sort(cmp)) {
+    const correction = lookup(word);
+    if (correction === undefined) continue;
+    const a = oWords.get(word)!;
+    const b = tWords.get(word)!;
     shared += TYPO_WEIGHT;
+    total += TYPO_WEIGHT;
+    tTotal += TYPO_WEIGHT;
     items.push({
       id: '', layer: 'LANGUAGE', kind: 'SHARED_TYPO', strength: 'MODERATE', score: dec(TYPO_WEIGHT / 2),
-      origin: { path: a.it.path, startLine: a.it.line, endLine: a.it.line, blobId: '' }, target: { path: b.it.path, startLine: b.it.line, endLine: b.it.line, blobId: '' },
-      detail: `same misspelling "${word}" (for "${a.correction.slice(0, 40)}") in both`,
+      origin: { path: a.path, startLine: a.line, endLine: a.line, blobId: '' }, target: { path: b.path, startLine: b.line, endLine: b.line, blobId: '' },
+      detail: `same misspelling "${word}" (for "${correction.slice(0, 40)}") in both`,
     });
   }
   const denom = Math.min(total, tTotal);
