@@ -2,7 +2,7 @@
 // with autocannon at 50 connections. Rerun: see bench/cases/README.md (writes RESULTS.md).
 // Real NATS and PostgreSQL; gateway, case-store and fact-indexer run as their built
 // processes (services/*/dist), so `npx tsc -b tsconfig.build.json` first.
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -13,7 +13,7 @@ import { lineageFactKey } from '@lineage/registry';
 import { SCHEMA, migrations } from '../../services/case-store/src/migrations';
 import { buildCase } from '../../services/case-store/src/report';
 import { completedEvent, fixtureManifest, manifestBytes } from '../../services/case-store/test/manifest-fixture';
-import { freePort, startNats, startService, waitReady, type Proc } from '../../test/support/processes';
+import { freePort, startNats, startProcess, startService, waitReady, type Proc } from '../../test/support/processes';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
@@ -115,6 +115,29 @@ const WORDS = ['core', 'lib', 'kit', 'api', 'cli', 'ui', 'sdk', 'db', 'web', 'ap
 const HOSTS = ['github.com', 'gitlab.com', 'codeberg.org', 'bitbucket.org'];
 const word = (n: number, parts: number) => Array.from({ length: parts }, (_, i) => SYLLABLES[Math.floor(n / SYLLABLES.length ** i) % SYLLABLES.length]).join('');
 /** Case g's pair: 5,000 origin owners with many repositories each; every target is a different owner's repository. */
+/**
+ * Read the tables and indexes (and their TOAST) into the OS page cache, as on a server that has
+ * been serving them: otherwise the first minutes measure the virtual disk (the evidence table
+ * alone is 2.7 GB; PostgreSQL keeps its default 128 MB of shared buffers).
+ */
+async function prewarm(): Promise<void> {
+  const db = new Client({ connectionString: DB_URL });
+  await db.connect();
+  try {
+    await db.query('create extension if not exists pg_prewarm');
+    const t0 = Date.now();
+    const { rows } = await db.query<{ blocks: string }>(
+      `select coalesce(sum(pg_prewarm(r.oid, 'read')), 0)::bigint as blocks from pg_class c join pg_namespace n on n.oid = c.relnamespace,
+         lateral (select c.oid union all select c.reltoastrelid where c.reltoastrelid <> 0) r(oid)
+       where n.nspname = $1 and c.relkind in ('r', 'i')`,
+      [SCHEMA],
+    );
+    log(`prewarmed ${rows[0]!.blocks} blocks in ${Date.now() - t0} ms`);
+  } finally {
+    await db.end();
+  }
+}
+
 function benchPair(g: number) {
   const owner = (k: number) => `${word(k * 7919, 3)}${k % 10}`;
   const repo = (k: number) => `${word(k * 104729, 2)}-${WORDS[k % WORDS.length]}`;
@@ -131,6 +154,8 @@ const rand = (n: number) => 1 + Math.floor(Math.random() * n);
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(Math.random() * xs.length)]!;
 
 interface Scenario {
+  /** short key for BENCH_ONLY */
+  key: string;
   name: string;
   path: () => string;
   /** The same request as a NATS request straight to the case-store (no gateway). */
@@ -139,16 +164,19 @@ interface Scenario {
 
 const SCENARIOS: Scenario[] = [
   {
+    key: 'cases',
     name: 'GET /cases (newest first, half with a verdict filter)',
     path: () => (Math.random() < 0.5 ? '/api/v1/cases?limit=20' : `/api/v1/cases?limit=20&verdict=${pick(VERDICTS)}`),
     nats: () => ({ subject: 'lineage.cases.list', payload: Math.random() < 0.5 ? { limit: 20 } : { limit: 20, verdict: pick(VERDICTS) } }),
   },
   {
+    key: 'case',
     name: 'GET /cases/{id} (random of 100k)',
     path: () => `/api/v1/cases/${rand(CASES)}`,
     nats: () => ({ subject: 'lineage.cases.get', payload: { id: String(rand(CASES)) } }),
   },
   {
+    key: 'evidence',
     name: 'GET /cases/{id}/evidence filtered, with facets',
     path: () => {
       const f = pick([`layer=${pick(['CODE', 'STRUCTURE', 'HISTORY', 'TEST'])}`, 'strength=STRONG', `kind=${pick(['CODE_FRAGMENT', 'SHARED_COMMIT'])}`, 'path=src/', 'layer=CODE&path=src/core/', 'strength=MODERATE&layer=TEST']);
@@ -157,6 +185,7 @@ const SCENARIOS: Scenario[] = [
     nats: () => ({ subject: 'lineage.cases.evidence', payload: { id: String(rand(CASES)), limit: 20, ...pick<Record<string, string>>([{ layer: 'CODE' }, { strength: 'STRONG' }, { kind: 'SHARED_COMMIT' }, { path: 'src/' }, { layer: 'CODE', path: 'src/core/' }]) } }),
   },
   {
+    key: 'search',
     name: 'GET /search (owner/name or owner, case id, verdict)',
     path: () => {
       const r = Math.random();
@@ -172,6 +201,42 @@ const SCENARIOS: Scenario[] = [
     },
   },
 ];
+
+/** CPU time (user + system, ms) of a process and its threads, from /proc. */
+function cpuMs(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return ((Number(rest[11]) + Number(rest[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0; // the process ended between listing and reading
+  }
+}
+const CLOCK_TICKS = 100;
+
+/** Every PostgreSQL server process (the postmaster and its backends): their CPU is the database's share. */
+function postgresPids(): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^[0-9]+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+      } catch {
+        return false;
+      }
+    });
+}
+
+/** CPU of each part of the system over a measurement: named processes, PostgreSQL (all its processes), and this load generator. */
+function cpuSnapshot(procs: { name: string; pid: number }[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const p of procs) m.set(p.name, cpuMs(p.pid));
+  m.set('postgres', postgresPids().reduce((a, pid) => a + cpuMs(pid), 0));
+  const self = process.cpuUsage();
+  m.set('load generator', (self.user + self.system) / 1000);
+  return m;
+}
 
 async function measure(base: string, s: Scenario, seconds: number): Promise<AutocannonResult> {
   return autocannon({
@@ -215,15 +280,23 @@ async function main(): Promise<void> {
   const seeded = await seed();
   log(seeded.reused ? 'seed reused' : `seeded in ${seeded.seconds}s`);
   if (process.env.BENCH_SEED_ONLY === '1') return;
+  await prewarm();
 
   const nats = await startNats();
   const procs: Proc[] = [];
   try {
     const env = { NATS_URL: nats.url, DATABASE_URL: DB_URL, LOG_LEVEL: 'warn', MIGRATE_ON_START: 'true', RATE_LIMIT_ENABLED: 'false' };
     const ports = { gateway: await freePort(), 'case-store': await freePort(), 'fact-indexer': await freePort() };
-    for (const name of ['case-store', 'fact-indexer', 'gateway'] as const) procs.push(startService(name, { ...env, HTTP_PORT: String(ports[name]) }));
+    // BENCH_PROFILE_DIR: each service writes a V8 CPU profile there when it stops.
+    const prof = process.env.BENCH_PROFILE_DIR;
+    for (const name of ['case-store', 'fact-indexer', 'gateway'] as const) {
+      const e = { ...env, HTTP_PORT: String(ports[name]) };
+      procs.push(prof ? startProcess(name, process.execPath, ['--cpu-prof', `--cpu-prof-dir=${prof}`, `--cpu-prof-name=${name}.cpuprofile`, join('services', name, 'dist', 'main.js')], e) : startService(name, e));
+    }
     await Promise.all(Object.values(ports).map((p) => waitReady(p, 60_000)));
     const base = `http://127.0.0.1:${ports.gateway}`;
+    const only = process.env.BENCH_ONLY?.split(',').map((x) => x.trim()).filter(Boolean);
+    const scenarios = only ? SCENARIOS.filter((s) => only.includes(s.key)) : SCENARIOS;
     // Sanity: every scenario answers 200 before it is measured.
     for (const s of SCENARIOS) {
       const res = await fetch(base + s.path());
@@ -231,18 +304,30 @@ async function main(): Promise<void> {
     }
     const loadBefore = loadavg()[0]!.toFixed(1);
     const rows: string[] = [];
-    for (const s of SCENARIOS) {
+    const cpuRows: string[] = [];
+    const watched = [...procs.map((p) => ({ name: p.name, pid: p.child.pid! })), { name: 'nats-server', pid: nats.child.pid! }];
+    const parts = ['gateway', 'case-store', 'fact-indexer', 'nats-server', 'postgres', 'load generator'];
+    for (const s of scenarios) {
       log(`warm-up ${s.name}`);
       await measure(base, s, WARMUP);
       log(`measure ${s.name} (${DURATION}s, ${CONNECTIONS} connections)`);
+      const before = cpuSnapshot(watched);
       const r = await measure(base, s, DURATION);
+      const after = cpuSnapshot(watched);
       const failed = r.non2xx + r.errors + r.timeouts;
       rows.push(`| ${s.name} | ${Math.round(r.requests.average)} | ${r.latency.p50} | ${r.latency.p90} | ${r.latency.p99} | ${r.latency.max} | ${r.requests.total} | ${failed} |`);
+      const per = parts.map((n) => (after.get(n)! - before.get(n)!) / Math.max(1, r.requests.total));
+      cpuRows.push(`| ${s.name} | ${per.map((x) => x.toFixed(2)).join(' | ')} | ${per.reduce((a, b) => a + b, 0).toFixed(2)} |`);
       log(rows[rows.length - 1]!);
+      log(cpuRows[cpuRows.length - 1]!);
+    }
+    if (only) {
+      log('BENCH_ONLY is set: RESULTS.md is not rewritten');
+      return;
     }
     // The same requests straight to the case-store over NATS: what the service itself sustains.
     const direct: string[] = [];
-    for (const s of SCENARIOS) {
+    for (const s of scenarios) {
       await measureNats(nats.url, s, WARMUP);
       const r = await measureNats(nats.url, s, DURATION);
       direct.push(`| ${s.name.replace(/^GET /, 'NATS ')} | ${r.rps} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${r.total} | ${r.failed} |`);
@@ -266,6 +351,12 @@ async function main(): Promise<void> {
       '| scenario | req/s | p50 ms | p90 ms | p99 ms | max ms | requests | errors |',
       '|---|---:|---:|---:|---:|---:|---:|---:|',
       ...direct,
+      '',
+      'CPU per request through the gateway, by process (ms; from /proc over each 20 s measurement; PostgreSQL is all its processes):',
+      '',
+      `| scenario | ${parts.join(' | ')} | total |`,
+      `|---|${parts.map(() => '---:').join('|')}|---:|`,
+      ...cpuRows,
       '',
       `1-minute load average ${loadBefore} before and ${loadavg()[0]!.toFixed(1)} after the runs (anything above ~2.5 means other work shared the 2 cores).`,
       '',

@@ -41,6 +41,9 @@ export class Nats {
       waitOnFirstConnect: true,
       pingInterval: 2000,
       maxPingOut: 2,
+      // No Error (with its stack) built up front for every request: a timeout is reported by subject and
+      // code, never by client stack, and capturing one cost ~6 % of the gateway's CPU per request.
+      noAsyncTraces: true,
     });
     opts.log.info({ server: nc.getServer() }, 'nats connected');
     return new Nats(nc, opts.log, opts.metrics, opts.requestTimeoutMs);

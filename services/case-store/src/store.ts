@@ -1,5 +1,5 @@
 import type { Knex } from '@lineage/service-kit';
-import { ApiError, CursorCodec, notFound } from '@lineage/service-kit';
+import { ApiError, CursorCodec, notFound, preparedQuery } from '@lineage/service-kit';
 import { VERDICTS, type casesApi } from '@lineage/schemas';
 import type { z } from 'zod';
 import { SCHEMA } from './migrations';
@@ -30,9 +30,10 @@ const CARD_COLUMNS = [
   'verdict', 'confidence', 'direction', 'manifest_hash', 'fact_template_id', 'fact_key', 'created_at',
 ];
 
-// The hottest reads as fixed SQL text (no query building per request).
-const SELECT_CARD_BY_ID = `select ${CARD_COLUMNS.join(', ')} from ${SCHEMA}.cases where id = ?`;
-const SELECT_REPORT_BY_ID = `select ${CARD_COLUMNS.join(', ')}, report from ${SCHEMA}.cases where id = ?`;
+// The hottest reads as fixed SQL text, run as prepared statements (planned once per connection).
+const SELECT_CARD_BY_ID = `select ${CARD_COLUMNS.join(', ')} from ${SCHEMA}.cases where id = $1`;
+const SELECT_REPORT_BY_ID = `select ${CARD_COLUMNS.join(', ')}, report from ${SCHEMA}.cases where id = $1`;
+const CASE_EXISTS = `select 1 from ${SCHEMA}.cases where id = $1`;
 
 const DECIMAL = /^[0-9]{1,19}$/;
 const MAX_BIGINT = 2n ** 63n - 1n;
@@ -144,11 +145,22 @@ export class CaseStore {
   async list(q: { verdict?: string; repository?: string; limit: number; cursor?: string }) {
     const scope = `cases:${q.verdict ?? ''}:${q.repository ?? ''}`;
     const after = q.cursor ? this.cursors.decode(scope, q.cursor, isIdPosition).id : null;
-    const query = this.cardSelect(this.cases()).orderBy('id', 'desc').limit(q.limit + 1);
-    if (q.verdict) query.where('verdict', q.verdict);
-    if (q.repository) whereRepository(query, q.repository);
-    if (after) query.where('id', '<', after);
-    const rows = (await query) as (CaseRow)[];
+    let rows: CaseRow[];
+    if (q.repository) {
+      // A substring search needs a plan made for its pattern (see preparedQuery): built and planned per request.
+      const query = this.cardSelect(this.cases()).orderBy('id', 'desc').limit(q.limit + 1);
+      if (q.verdict) query.where('verdict', q.verdict);
+      whereRepository(query, q.repository);
+      if (after) query.where('id', '<', after);
+      rows = (await query) as CaseRow[];
+    } else {
+      const conds: string[] = [];
+      const values: unknown[] = [];
+      if (q.verdict) conds.push(`verdict = $${values.push(q.verdict)}`);
+      if (after) conds.push(`id < $${values.push(after)}`);
+      const where = conds.length ? ` where ${conds.join(' and ')}` : '';
+      rows = await preparedQuery<CaseRow>(this.db, `select ${CARD_COLUMNS.join(', ')} from ${SCHEMA}.cases${where} order by id desc limit $${values.push(q.limit + 1)}`, values);
+    }
     const page = rows.slice(0, q.limit);
     const next = rows.length > q.limit ? this.cursors.encode(scope, { id: String(page[page.length - 1]!.id) }) : null;
     return { items: page.map(CaseStore.card), nextCursor: next };
@@ -156,22 +168,22 @@ export class CaseStore {
 
   async get(id: string): Promise<CaseRow> {
     if (!isStorableId(id)) throw notFound('CASE_NOT_FOUND', 'case');
-    const row = (await this.db.raw(SELECT_CARD_BY_ID, [id])).rows[0] as CaseRow | undefined;
+    const [row] = await preparedQuery<CaseRow>(this.db, SELECT_CARD_BY_ID, [id]);
     if (!row) throw notFound('CASE_NOT_FOUND', 'case');
     return row;
   }
 
   async report(id: string): Promise<{ row: CaseRow; report: Record<string, unknown> }> {
     if (!isStorableId(id)) throw notFound('CASE_NOT_FOUND', 'case');
-    const row = (await this.db.raw(SELECT_REPORT_BY_ID, [id])).rows[0] as (CaseRow & { report: Record<string, unknown> }) | undefined;
+    const [row] = await preparedQuery<CaseRow & { report: Record<string, unknown> }>(this.db, SELECT_REPORT_BY_ID, [id]);
     if (!row) throw notFound('CASE_NOT_FOUND', 'case');
     const { report, ...rest } = row;
     return { row: rest, report };
   }
 
   private async caseExists(id: string): Promise<void> {
-    const row = await this.cases().where('id', id).first('id');
-    if (!row) throw notFound('CASE_NOT_FOUND', 'case');
+    const rows = await preparedQuery(this.db, CASE_EXISTS, [id]);
+    if (rows.length === 0) throw notFound('CASE_NOT_FOUND', 'case');
   }
 
   /** One case's evidence, filtered, in rank order, with exact facet counts over the whole filtered set. */
@@ -180,25 +192,28 @@ export class CaseStore {
     const scope = `evidence:${q.id}:${q.layer ?? ''}:${q.strength ?? ''}:${q.kind ?? ''}:${q.path ?? ''}`;
     const after = q.cursor ? this.cursors.decode(scope, q.cursor, isSeqPosition).seq : null;
     // One round trip: the page and the facet counts, as two parts of a UNION ALL over the same filter.
-    const conds = ['case_id = ?'];
-    const binds: Knex.Value[] = [q.id];
-    if (q.layer) { conds.push('layer = ?'); binds.push(q.layer); }
-    if (q.strength) { conds.push('strength = ?'); binds.push(q.strength); }
-    if (q.kind) { conds.push('kind = ?'); binds.push(q.kind); }
+    // A prepared statement per combination of filters: every condition is an equality on indexed
+    // columns or a prefix filter on the case's few rows, so a generic plan serves. `seq + 0` keeps
+    // that plan from walking the primary key in seq order (every row of the case, filtered after
+    // reading it) instead of the filter's index and a sort of the few rows that match.
+    const values: unknown[] = [q.id];
+    const conds = ['case_id = $1'];
+    if (q.layer) conds.push(`layer = $${values.push(q.layer)}`);
+    if (q.strength) conds.push(`strength = $${values.push(q.strength)}`);
+    if (q.kind) conds.push(`kind = $${values.push(q.kind)}`);
     if (q.path) {
-      const prefix = `${escapeLike(q.path)}%`;
-      conds.push('(target_path like ? or origin_path like ?)');
-      binds.push(prefix, prefix);
+      const n = values.push(`${escapeLike(q.path)}%`);
+      conds.push(`(target_path like $${n} or origin_path like $${n})`);
     }
     const where = conds.join(' and ');
+    const pageWhere = after !== null ? `${where} and seq > $${values.push(after)}` : where;
     const sql = `(select 0 as part, seq, item, null::text as layer, null::text as strength, null::text as kind, null::text as language, null::int as n, null::int as g
-        from ${SCHEMA}.evidence where ${where}${after !== null ? ' and seq > ?' : ''} order by seq limit ?)
+        from ${SCHEMA}.evidence where ${pageWhere} order by seq + 0 limit $${values.push(q.limit + 1)})
       union all
       (select 1, null, null, layer, strength, kind, language, count(*)::int, grouping(layer, strength, kind, language)::int
         from ${SCHEMA}.evidence where ${where} group by grouping sets ((layer), (strength), (kind), (language), ()))`;
-    const result = await this.db.raw(sql, [...binds, ...(after !== null ? [after] : []), q.limit + 1, ...binds]);
     type Row = { part: number; seq: number; item: Record<string, unknown>; layer: string | null; strength: string | null; kind: string | null; language: string | null; n: number; g: number };
-    const all = result.rows as Row[];
+    const all = await preparedQuery<Row>(this.db, sql, values);
     const rows = all.filter((r) => r.part === 0).sort((a, b) => a.seq - b.seq);
     const facetRows = all.filter((r) => r.part === 1);
     const facets = { layer: {} as Record<string, number>, strength: {} as Record<string, number>, kind: {} as Record<string, number>, language: {} as Record<string, number> };
@@ -251,10 +266,15 @@ export class CaseStore {
         if (isId) b.whereNot('id', term);
       }),
     ].filter((b): b is Knex.QueryBuilder => b !== null);
+    // Planned per request (its trigram branch needs a plan made for its pattern); a lone branch
+    // (most searches: a repository name) is already in order and needs no outer sort.
     const parts = branches.map((b) => b.toSQL());
-    const union = parts.map((p) => `(${p.sql})`).join(' union all ');
     const bindings = parts.flatMap((p) => p.bindings as Knex.Value[]);
-    const rows = (await this.db.raw(`select * from (${union}) hits order by rank asc, id desc limit ?`, [...bindings, n])).rows as (CaseRow & { rank: number })[];
+    const rows = (
+      parts.length === 1
+        ? await this.db.raw(parts[0]!.sql, bindings)
+        : await this.db.raw(`select * from (${parts.map((p) => `(${p.sql})`).join(' union all ')}) hits order by rank asc, id desc limit ?`, [...bindings, n])
+    ).rows as (CaseRow & { rank: number })[];
     const page = rows.slice(0, q.limit);
     const matched = ['caseId', 'verdict', 'repository'] as const;
     const last = page[page.length - 1];

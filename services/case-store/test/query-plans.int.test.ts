@@ -12,7 +12,7 @@ let database: Awaited<ReturnType<typeof freshDatabase>>;
 let db: Knex;
 let pg: Client;
 let store: CaseStore;
-const captured: { sql: string; bindings: unknown[] }[] = [];
+const captured: { sql: string; bindings: unknown[]; prepared: boolean }[] = [];
 
 const CASES = 20_000;
 /** Evidence rows for the first EVIDENCE_CASES cases only (enough for realistic per-case plans). */
@@ -39,7 +39,7 @@ beforeAll(async () => {
   await db.raw('vacuum analyze cases.cases');
   await db.raw('vacuum analyze cases.evidence');
   store = new CaseStore(db, new CursorCodec('plan-test-secret-0123456789'));
-  db.on('query', (q: { sql: string; bindings?: unknown[] }) => captured.push({ sql: q.sql, bindings: q.bindings ?? [] }));
+  db.on('query', (q: { sql: string; bindings?: unknown[]; prepared?: boolean }) => captured.push({ sql: q.sql, bindings: q.bindings ?? [], prepared: q.prepared === true }));
   pg = new Client({ connectionString: database.url });
   await pg.connect();
   await pg.query('set search_path to cases, public');
@@ -56,8 +56,19 @@ async function plansOf(fn: () => Promise<unknown>): Promise<PlanNode[][]> {
   captured.length = 0;
   await fn();
   const out: PlanNode[][] = [];
-  for (const q of captured) {
-    const res = await pg.query(`explain (format json) ${q.sql}`, q.bindings as unknown[]);
+  for (const [i, q] of captured.entries()) {
+    let res;
+    if (q.prepared) {
+      // A prepared statement runs its generic plan after a few executions: that is the plan to check.
+      await pg.query(`prepare plan_check_${i} as ${q.sql}`);
+      await pg.query('set plan_cache_mode = force_generic_plan');
+      const args = q.bindings.map((b) => (b === null ? 'null' : `'${String(b).replace(/'/g, "''")}'`)).join(', ');
+      res = await pg.query(`explain (format json) execute plan_check_${i}${args ? `(${args})` : ''}`);
+      await pg.query('reset plan_cache_mode');
+      await pg.query(`deallocate plan_check_${i}`);
+    } else {
+      res = await pg.query(`explain (format json) ${q.sql}`, q.bindings as unknown[]);
+    }
     const nodes: PlanNode[] = [];
     const walk = (n: PlanNode) => {
       nodes.push(n);
@@ -90,6 +101,24 @@ describe('query plans', () => {
     expect(seqScans(plans, 'evidence')).toEqual([]);
     const used = plans.flat().filter((n) => n['Relation Name'] === 'evidence').map((n) => n['Node Type']);
     expect(used.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('evidence, case reads and unfiltered lists run as prepared statements; searches do not (their plans need the pattern)', async () => {
+    captured.length = 0;
+    await store.evidence({ id: caseId, limit: 20, layer: 'CODE' });
+    await store.report(caseId);
+    await store.list({ limit: 20, verdict: 'LIKELY_DERIVED' });
+    expect(captured.map((q) => q.prepared)).toEqual([true, true, true]);
+    captured.length = 0;
+    await store.search({ q: 'fork12', limit: 20 });
+    await store.list({ limit: 20, repository: 'fork12' });
+    expect(captured.map((q) => q.prepared)).toEqual([false, false]);
+  });
+
+  it("a filtered page reads the filter's index, not every row of the case in seq order", async () => {
+    const plans = await plansOf(() => store.evidence({ id: caseId, limit: 20, layer: 'CODE' }));
+    const page = plans[0]!.filter((n) => n['Relation Name'] === 'evidence');
+    expect(page.map((n) => n['Index Name'])).not.toContain('evidence_pkey');
   });
 
   it('facets without a path filter are index-only', async () => {
