@@ -250,31 +250,35 @@ export class CaseStore {
     const isId = isStorableId(term);
     const verdict = (VERDICTS as readonly string[]).includes(term.toUpperCase()) ? term.toUpperCase() : null;
     const n = q.limit + 1;
-    const branch = (rank: number, where: (b: Knex.QueryBuilder) => void) => {
-      if (after && after.rank > rank) return null;
-      const b = this.cardSelect(this.cases()).select(this.db.raw('?::int as rank', [rank]));
-      where(b);
-      if (after && after.rank === rank) b.where('id', '<', after.id);
-      return b.orderBy('id', 'desc').limit(n);
+    // Fixed SQL per branch (no query builder on this hot path). Planned per request: the trigram
+    // branch needs a plan made for its pattern (see preparedQuery).
+    const values: Knex.Value[] = [];
+    const bind = (v: Knex.Value): string => {
+      values.push(v);
+      return '?';
     };
+    const select = `select ${CARD_COLUMNS.join(', ')}, ?::int as rank from ${SCHEMA}.cases where`;
+    // Placeholders are bound in text order: the rank in the select list, then the conditions.
+    const branch = (rank: number, where: () => string[]): string | null => {
+      if (after && after.rank > rank) return null;
+      values.push(rank);
+      const conds = where();
+      if (after && after.rank === rank) conds.push(`id < ${bind(after.id)}`);
+      return `${select} ${conds.join(' and ')} order by id desc limit ${bind(n)}`;
+    };
+    const like = `%${escapeLike(term.toLowerCase())}%`;
     const branches = [
-      isId ? branch(0, (b) => b.where('id', term)) : null,
-      verdict ? branch(1, (b) => { b.where('verdict', verdict); if (isId) b.whereNot('id', term); }) : null,
-      branch(2, (b) => {
-        whereRepository(b, term);
-        if (verdict) b.whereNot('verdict', verdict);
-        if (isId) b.whereNot('id', term);
-      }),
-    ].filter((b): b is Knex.QueryBuilder => b !== null);
-    // Planned per request (its trigram branch needs a plan made for its pattern); a lone branch
-    // (most searches: a repository name) is already in order and needs no outer sort.
-    const parts = branches.map((b) => b.toSQL());
-    const bindings = parts.flatMap((p) => p.bindings as Knex.Value[]);
-    const rows = (
-      parts.length === 1
-        ? await this.db.raw(parts[0]!.sql, bindings)
-        : await this.db.raw(`select * from (${parts.map((p) => `(${p.sql})`).join(' union all ')}) hits order by rank asc, id desc limit ?`, [...bindings, n])
-    ).rows as (CaseRow & { rank: number })[];
+      isId ? branch(0, () => [`id = ${bind(term)}`]) : null,
+      verdict ? branch(1, () => [`verdict = ${bind(verdict)}`, ...(isId ? [`id <> ${bind(term)}`] : [])]) : null,
+      branch(2, () => [
+        `(lower(origin_url) like ${bind(like)} or lower(target_url) like ${bind(like)})`,
+        ...(verdict ? [`verdict <> ${bind(verdict)}`] : []),
+        ...(isId ? [`id <> ${bind(term)}`] : []),
+      ]),
+    ].filter((b): b is string => b !== null);
+    // A lone branch (most searches: a repository name) is already in order and needs no outer sort.
+    const sql = branches.length === 1 ? branches[0]! : `select * from (${branches.map((b) => `(${b})`).join(' union all ')}) hits order by rank asc, id desc limit ${bind(n)}`;
+    const rows = (await this.db.raw(sql, values)).rows as (CaseRow & { rank: number })[];
     const page = rows.slice(0, q.limit);
     const matched = ['caseId', 'verdict', 'repository'] as const;
     const last = page[page.length - 1];
