@@ -96,19 +96,3 @@ export function runGit(args: readonly string[], opts: GitRunOptions = {}): Promi
     });
   });
 }
-
-const HEX40 = /^[0-9a-f]{40}$/;
-
-/** Resolve a rev to a commit id inside one repository; COMMIT_NOT_FOUND if it does not name a commit. */
-export async function resolveCommit(gitDir: string, rev: string, signal?: AbortSignal): Promise<string> {
-  if (!rev || rev.startsWith('-') || /[\0\n\r]/.test(rev)) throw new EngineError('INVALID_INPUT', 'invalid revision');
-  try {
-    const out = await runGit(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { gitDir, signal, maxOutputBytes: 4096 });
-    const id = out.toString('utf8').trim();
-    if (!HEX40.test(id)) throw new EngineError('COMMIT_NOT_FOUND', 'commit not found');
-    return id;
-  } catch (e) {
-    if (e instanceof EngineError && e.code === 'GIT_FAILED') throw new EngineError('COMMIT_NOT_FOUND', 'commit not found');
-    throw e;
-  }
-}
