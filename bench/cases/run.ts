@@ -212,7 +212,7 @@ function cpuMs(pid: number): number {
     return 0; // the process ended between listing and reading
   }
 }
-const CLOCK_TICKS = 100;
+const CLOCK_TICKS = 100; // USER_HZ: /proc reports times in 1/100 s on Linux
 
 /** Every PostgreSQL server process (the postmaster and its backends): their CPU is the database's share. */
 function postgresPids(): number[] {

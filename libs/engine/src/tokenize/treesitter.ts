@@ -23,7 +23,7 @@ const parsers = new Map<string, Promise<Parser | null>>();
  * module on the object it is given, so passing our own object exposes the
  * raw cursor exports. Walking through them skips the library's per-call
  * copying of the cursor into and out of its transfer buffer (about half of
- * the tokeniser's time). The exports come from web-tree-sitter's own C
+ * the walk, a quarter of tokenising once parsing is counted). The exports come from web-tree-sitter's own C
  * binding (lib/tree-sitter.c); when any is absent (another version, or the
  * library was initialised elsewhere first) the public TreeCursor API is used.
  * Both produce the same stream (tested).
