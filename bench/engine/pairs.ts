@@ -47,6 +47,13 @@ export function npmPair(root: string, name: string, a: string, b: string, under:
   return { name, originDir: o.dir, targetDir: t.dir, originGit: o.git, targetGit: t.git, originCommit: o.commit, targetCommit: t.commit, lines: { origin: o.lines, target: t.lines }, copied: null };
 }
 
+/** One one-line JavaScript file per side: what a run costs before its input matters. */
+export function tinyPair(root: string): BenchPair {
+  const o = materialise(root, 'tiny/origin', { 'index.js': 'function inc(x) { return x + 1; }\n' }, 1_500_000_000);
+  const t = materialise(root, 'tiny/target', { 'index.js': 'function dec(y) { return y - 1; }\n' }, 1_530_000_000);
+  return { name: 'tiny', originDir: o.dir, targetDir: t.dir, originGit: o.git, targetGit: t.git, originCommit: o.commit, targetCommit: t.commit, lines: { origin: o.lines, target: t.lines }, copied: null };
+}
+
 /** Merge some functions of `from` into `into` (name tables concatenated). */
 function withCopied(into: Module, from: Module, idx: number[]): { module: Module; copiedNames: Set<number> } {
   const off = into.names.length;
