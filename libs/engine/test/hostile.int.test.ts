@@ -105,6 +105,20 @@ describe('hostile repository', () => {
     expect((await inventory({ dir, commit: full.slice(0, 10) })).commit).toBe(full);
   });
 
+  it('analyses shell scripts that stopped a grammar scanner: `case … in` with CRLF line ends, 150 files per side', async () => {
+    // bash's scanner calls a C function the WASM runtime lacks on this input; each such call used to abort
+    // the analysis, and each aborted parse lowered the runtime's stack until it overflowed.
+    const script = (i: number) => `#!/bin/sh\r\n# job ${i}\r\nrun_${i}() {\r\n  case "$1" in\r\n    start) echo "start ${i}" ;;\r\n    *) exit ${i % 7} ;;\r\n  esac\r\n}\r\n`;
+    const files = (side: string) => Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`scripts/${side}-${i}.sh`, script(i)]));
+    const o = join(base, 'crlf-origin.git');
+    const t = join(base, 'crlf-target.git');
+    const oc = buildRepo(o, { commits: [{ time: T, message: 'o', files: files('o') }] });
+    const tc = buildRepo(t, { commits: [{ time: T + 86_400, message: 't', files: files('t') }] });
+    const r = await analyze({ origin: { dir: o, commit: oc }, target: { dir: t, commit: tc }, workers: 1 });
+    expect(r.inventories.origin.files.filter((f) => f.language === 'bash')).toHaveLength(150);
+    expect(r.hash).toMatch(/^0x[0-9a-f]{64}$/);
+  });
+
   it('bounds git output', async () => {
     const dir = join(base, 'small2.git');
     buildRepo(dir, { commits: [{ time: T, message: 'x', files: { 'a.js': 'let a = 1;\n'.repeat(1000) } }] });

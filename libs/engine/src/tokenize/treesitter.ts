@@ -50,8 +50,67 @@ let raw: { m: RawModule; transfer: number } | null = null;
 export const walkMode = { raw: true };
 export const rawWalkAvailable = (): boolean => raw !== null;
 
+/** Thrown by the C library shims below when a grammar's scanner aborts (a failed assertion). */
+export class GrammarAbort extends Error {}
+
+/**
+ * C library functions that some grammars of tree-sitter-wasms import and that
+ * web-tree-sitter's runtime does not export (the grammars were built against an
+ * older runtime): bash's scanner calls `isalpha` (on `case x in` followed by
+ * CRLF, for one), python, cpp, ruby, php and bash import `__assert_fail`, kotlin
+ * `abort`. Left unresolved, such a call throws from inside the WASM parse. A test
+ * checks that every grammar's imports are met by the runtime or by these.
+ */
+export const LIBC_SHIMS: Record<string, (...args: number[]) => number> = {
+  // The C locale: ASCII letters only.
+  isalpha: (c) => (((c | 0x20) - 0x61) >>> 0 < 26 ? 1 : 0),
+  __assert_fail: () => {
+    throw new GrammarAbort('an assertion failed in a grammar scanner');
+  },
+  abort: () => {
+    throw new GrammarAbort('a grammar scanner aborted');
+  },
+};
+
+type LoadWasm = (binary: Uint8Array, flags: object, libName?: string, localScope?: object, handle?: number) => unknown;
+
+/**
+ * A JS exception thrown through WASM frames skips their epilogues, so the
+ * runtime's shadow stack pointer is left lower after every aborted parse; some
+ * 50-100 aborts later the stack overflows into the heap. This side module does
+ * nothing but read and write that pointer (`env.__stack_pointer`, the global
+ * every side module imports), so a parse that throws can put it back. Built
+ * here, byte by byte, because it is 120 bytes and needs no toolchain.
+ */
+function stackPointerModule(): Uint8Array {
+  const str = (s: string): number[] => [s.length, ...Buffer.from(s, 'latin1')];
+  const section = (id: number, body: number[]): number[] => [id, body.length, ...body]; // every size here is < 128
+  return Uint8Array.from([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    // dylink.0 (must come first): memory info, no memory or table of its own
+    ...section(0, [...str('dylink.0'), 0x01, 0x04, 0x00, 0x00, 0x00, 0x00]),
+    ...section(1, [0x02, 0x60, 0x00, 0x01, 0x7f, 0x60, 0x01, 0x7f, 0x00]), // types: () -> i32, (i32) -> ()
+    ...section(2, [0x01, ...str('env'), ...str('__stack_pointer'), 0x03, 0x7f, 0x01]), // import: mutable i32 global
+    ...section(3, [0x02, 0x00, 0x01]), // two functions
+    ...section(7, [0x02, ...str('sp_get'), 0x00, 0x00, ...str('sp_set'), 0x00, 0x01]),
+    ...section(10, [0x02, 0x04, 0x00, 0x23, 0x00, 0x0b, 0x06, 0x00, 0x20, 0x00, 0x24, 0x00, 0x0b]), // global.get 0 | local.get 0; global.set 0
+  ]);
+}
+
+let stack: { get(): number; set(sp: number): void } | null = null;
+
 function init(): Promise<void> {
   initialised ??= TS.Parser.init(moduleHandle).then(() => {
+    const load = moduleHandle.loadWebAssemblyModule as LoadWasm | undefined;
+    if (typeof load === 'function') {
+      // Language.load goes through this function of the module object: grammars resolve missing imports in the
+      // shims (looked up at each call, so a test can make one abort).
+      const shims = Object.fromEntries(Object.keys(LIBC_SHIMS).map((k) => [k, (...a: number[]) => LIBC_SHIMS[k]!(...a)]));
+      moduleHandle.loadWebAssemblyModule = ((binary, flags, libName, localScope, handle) =>
+        load(binary, flags, libName, { ...shims, ...localScope }, handle)) as LoadWasm;
+      const sp = load(stackPointerModule(), { loadAsync: false }) as { sp_get?: () => number; sp_set?: (v: number) => void };
+      if (typeof sp.sp_get === 'function' && typeof sp.sp_set === 'function') stack = { get: sp.sp_get, set: sp.sp_set };
+    }
     if (RAW_EXPORTS.every((k) => typeof moduleHandle[k] === 'function')) {
       const m = moduleHandle as unknown as RawModule;
       raw = { m, transfer: m._ts_init() };
@@ -139,11 +198,28 @@ function typeTable(parser: Parser): TypeTable {
   return t;
 }
 
-/** Tokenise with the language's grammar; null when the language has no grammar or parsing fails. */
+/** Whether the shadow stack pointer can be restored after a parse that throws (tests). */
+export const stackRestoreAvailable = (): boolean => stack !== null;
+
+/**
+ * Tokenise with the language's grammar; null when the language has no grammar,
+ * parsing fails, or the grammar's scanner aborts on this text. The last depends
+ * on the grammar and the text alone, so the generic lexer that the caller then
+ * uses is the same choice on every run and machine.
+ */
 export async function tokenizeTreeSitter(language: string, text: string): Promise<TokenStream | null> {
   const parser = await parserFor(language);
   if (!parser) return null;
-  const tree = parser.parse(text);
+  const sp = stack?.get();
+  let tree;
+  try {
+    tree = parser.parse(text);
+  } catch (err) {
+    if (stack && sp !== undefined) stack.set(sp);
+    parser.reset(); // else the next parse resumes this one
+    if (err instanceof GrammarAbort) return null;
+    throw err;
+  }
   if (!tree) return null;
   const table = typeTable(parser);
   const out = emptyStream();
