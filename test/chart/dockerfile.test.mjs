@@ -88,6 +88,11 @@ test('builds once, prunes dev dependencies, and ships only the pruned tree', () 
   }
 });
 
+test("ships the engine's data (the common-fingerprint set it reads at run time)", () => {
+  const run = ops(byName.get('app'), 'RUN').map((r) => r.rest).join('\n');
+  assert.match(run, /cp -a libs\/engine\/data \/app\/libs\/engine\//);
+});
+
 for (const [name, port] of Object.entries(services)) {
   test(`${name}: non-root, node in exec form, main.js, HTTP health check on its port`, () => {
     const stage = byName.get(name);

@@ -1,3 +1,4 @@
+import { isCommonFingerprint } from '../corpus';
 import type { Fingerprints, FileFingerprints } from '../types';
 
 export interface Fragment {
@@ -71,13 +72,14 @@ const dfOf = (idx: Index, h: number): number => Math.floor((idx.df.get(h) ?? 0) 
 /**
  * Repository-vs-repository matching through one index (fingerprint ->
  * locations): no file-pair enumeration. Rarity: fingerprints common within
- * either repository, or low-entropy ones, weigh nothing. Matches are merged
+ * either repository, common across unrelated code (corpus.ts), or low-entropy
+ * ones weigh nothing. Matches are merged
  * into fragments (ordered runs on both sides); only runs count.
  */
-export function matchCode(o: Fingerprints, t: Fingerprints): CodeMatch {
+export function matchCode(o: Fingerprints, t: Fingerprints, isCommon: (h: number) => boolean = isCommonFingerprint): CodeMatch {
   const oi = buildIndex(o.files, true);
   const ti = buildIndex(t.files, false);
-  const rare = (h: number): boolean => dfOf(oi, h) <= MAX_FILES_PER_FINGERPRINT && dfOf(ti, h) <= MAX_FILES_PER_FINGERPRINT;
+  const rare = (h: number): boolean => dfOf(oi, h) <= MAX_FILES_PER_FINGERPRINT && dfOf(ti, h) <= MAX_FILES_PER_FINGERPRINT && !isCommon(h);
 
   // Matches grouped by file pair: key -> flat [oFp, tFp, ...] in target order.
   const byPair = new Map<number, number[]>();
@@ -144,7 +146,9 @@ export function matchCode(o: Fingerprints, t: Fingerprints): CodeMatch {
 
   const weighted = (fp: Fingerprints, idx: Index): number => {
     let n = 0;
-    for (const f of fp.files) for (let i = 0; i < f.hashes.length; i++) if (!f.lowEntropy[i] && dfOf(idx, f.hashes[i]!) <= MAX_FILES_PER_FINGERPRINT) n++;
+    for (const f of fp.files) {
+      for (let i = 0; i < f.hashes.length; i++) if (!f.lowEntropy[i] && dfOf(idx, f.hashes[i]!) <= MAX_FILES_PER_FINGERPRINT && !isCommon(f.hashes[i]!)) n++;
+    }
     return n;
   };
   const originWeighted = weighted(o, oi);
