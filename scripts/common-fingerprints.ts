@@ -1,18 +1,22 @@
 // Builds libs/engine/data/common-fingerprints.{bin,json}: the code fingerprints
 // found in at least MIN_PACKAGES of a pinned corpus of popular, mutually
-// unrelated npm packages. Material that many unrelated projects share (module
+// unrelated npm packages and Go modules. Material that many unrelated projects share (module
 // wrappers, compiler helpers, polyfills, common idioms) is no evidence that one
 // repository derives from another, so these fingerprints carry no weight.
 //
 //   npx tsc -b libs/engine && node -r ./scripts/swc-register.cjs scripts/common-fingerprints.ts
 //
+// Needs the npm registry (npm pack, cached under .cache/npm-tarballs) and the Go
+// module proxy (`go mod download`, checked against the Go checksum database).
+//
 // Deterministic: pinned versions, files in sorted order, per-package byte caps;
 // the output changes only when the corpus or the engine's tokens change. Tests
 // check the file against its description and that known idioms are in it; a
 // new file changes manifests, so it comes with a new ENGINE_VERSION.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { classify, DEFAULT_K, DEFAULT_WINDOW, languageOf, tokenize, winnow } from '@lineage/engine';
 import { packageFiles } from '../test/fixtures/npm-packages';
 
@@ -22,7 +26,7 @@ import { packageFiles } from '../test/fixtures/npm-packages';
  * None is, or is derived from, a package the test fixtures use as a subject
  * (uglify-js, terser, express, koa, typescript).
  */
-export const CORPUS = [
+export const NPM_CORPUS = [
   'lodash@4.17.21', 'underscore@1.13.6', 'async@2.6.4', 'bluebird@3.7.2', 'q@1.5.1', 'moment@2.29.4',
   'commander@11.0.0', 'chalk@2.4.2', 'debug@4.3.4', 'semver@7.5.4', 'minimist@1.2.8', 'glob@7.2.3',
   'ws@8.14.2', 'mongoose@7.6.3', 'sequelize@6.33.0', 'knex@2.5.1', 'pg@8.11.3', 'redis@3.1.2',
@@ -33,18 +37,56 @@ export const CORPUS = [
   'readable-stream@2.3.8', 'superagent@8.1.2', 'three@0.158.0', 'socket.io@2.5.0',
 ] as const;
 
+/** Widely used Go modules from unrelated authors (generated code, such as .pb.go, is classified and skipped). */
+export const GO_CORPUS = [
+  'github.com/spf13/cobra@v1.8.0', 'github.com/sirupsen/logrus@v1.9.3', 'github.com/gin-gonic/gin@v1.9.1', 'github.com/gorilla/mux@v1.8.1',
+  'github.com/stretchr/testify@v1.8.4', 'github.com/urfave/cli/v2@v2.25.7', 'github.com/pkg/errors@v0.9.1', 'go.uber.org/zap@v1.26.0',
+  'github.com/prometheus/client_golang@v1.17.0', 'github.com/redis/go-redis/v9@v9.3.0', 'gorm.io/gorm@v1.25.5', 'github.com/labstack/echo/v4@v4.11.3',
+  'github.com/spf13/viper@v1.17.0', 'github.com/fsnotify/fsnotify@v1.7.0', 'github.com/google/uuid@v1.4.0', 'github.com/valyala/fasthttp@v1.51.0',
+  'github.com/gofiber/fiber/v2@v2.51.0', 'github.com/jmoiron/sqlx@v1.3.5', 'github.com/lib/pq@v1.10.9', 'github.com/go-sql-driver/mysql@v1.7.1',
+  'github.com/BurntSushi/toml@v1.3.2', 'gopkg.in/yaml.v3@v3.0.1', 'github.com/json-iterator/go@v1.1.12', 'github.com/rs/zerolog@v1.31.0',
+  'github.com/nats-io/nats.go@v1.31.0', 'github.com/hashicorp/go-multierror@v1.1.1', 'github.com/cespare/xxhash/v2@v2.2.0', 'github.com/klauspost/compress@v1.17.2',
+  'go.etcd.io/bbolt@v1.3.8', 'github.com/minio/minio-go/v7@v7.0.63', 'github.com/gorilla/websocket@v1.5.1', 'github.com/mitchellh/mapstructure@v1.5.0',
+  'github.com/golang-jwt/jwt/v5@v5.1.0', 'github.com/go-chi/chi/v5@v5.0.10', 'github.com/julienschmidt/httprouter@v1.3.0', 'github.com/olekukonko/tablewriter@v0.0.5',
+  'github.com/fatih/color@v1.16.0',
+] as const;
+
+/** A Go module's files at a version, through the module proxy; `sum` is its go.sum hash. */
+function goModuleFiles(spec: string): { files: Record<string, Buffer>; sum: string } {
+  let out: string;
+  try {
+    out = execFileSync('go', ['mod', 'download', '-json', spec], { encoding: 'utf8', cwd: resolve(__dirname, '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    throw new Error(`go mod download ${spec} failed (is Go installed and the module proxy reachable?): ${(e as Error).message.split('\n')[0]}`);
+  }
+  const { Dir, Sum } = JSON.parse(out) as { Dir: string; Sum: string };
+  const files: Record<string, Buffer> = {};
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p);
+      else if (st.isFile()) files[relative(Dir, p)] = readFileSync(p);
+    }
+  };
+  walk(Dir);
+  return { files, sum: Sum };
+}
+
 /** A fingerprint in at least this many corpus packages is common. */
 export const MIN_PACKAGES = 3;
 const MAX_FILE_BYTES = 512 * 1024;
 const MAX_PACKAGE_BYTES = 3 * 1024 * 1024;
 
 async function main(): Promise<void> {
-  // hash -> packages seen (count * 1024 + index of the last package that had it)
+  // hash -> packages seen (count * 1024 + index of the last package that had it; fewer than 1024 packages)
   const seen = new Map<number, number>();
-  const perPackage: { spec: string; files: number; bytes: number }[] = [];
-  for (let p = 0; p < CORPUS.length; p++) {
-    const spec = CORPUS[p]!;
-    const files = packageFiles(spec);
+  const perPackage: { registry: 'npm' | 'go'; spec: string; sum?: string; files: number; bytes: number }[] = [];
+  const corpus = [...NPM_CORPUS.map((spec) => ({ registry: 'npm' as const, spec })), ...GO_CORPUS.map((spec) => ({ registry: 'go' as const, spec }))];
+  for (let p = 0; p < corpus.length; p++) {
+    const { registry, spec } = corpus[p]!;
+    const mod = registry === 'go' ? goModuleFiles(spec) : null;
+    const files = mod ? mod.files : packageFiles(spec);
     let bytes = 0;
     let n = 0;
     for (const path of Object.keys(files).sort()) {
@@ -65,7 +107,7 @@ async function main(): Promise<void> {
         else if (v % 1024 !== p) seen.set(h, (Math.floor(v / 1024) + 1) * 1024 + p);
       }
     }
-    perPackage.push({ spec, files: n, bytes });
+    perPackage.push({ registry, spec, ...(mod ? { sum: mod.sum } : {}), files: n, bytes });
     process.stderr.write(`${spec}: ${n} files, ${bytes} bytes\n`);
   }
   const common = [...seen].filter(([, v]) => Math.floor(v / 1024) >= MIN_PACKAGES).map(([h]) => h).sort((a, b) => a - b);

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 
 /**
  * Code fingerprints common across unrelated code: those found in at least 3 of
- * a pinned corpus of 46 popular, mutually unrelated npm packages (module
- * wrappers, require chains, constructor boilerplate, compiler helpers). Built
+ * a pinned corpus of 46 popular, mutually unrelated npm packages and 37 Go
+ * modules (module wrappers, require chains, constructor boilerplate, compiler
+ * helpers, Go's error returns). Built
  * by `scripts/common-fingerprints.ts`; the package list and counts are in
  * `data/common-fingerprints.json`. Sorted float64 (exact 53-bit integers), so a
  * lookup is a binary search over the file as it lies. Part of the engine's
