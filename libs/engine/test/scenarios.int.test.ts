@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import { analyze } from '@lineage/engine';
 import { SCENARIOS, type Scenario } from '../../../test/fixtures/scenarios';
 import { NPM_SCENARIOS } from '../../../test/fixtures/npm-packages';
+import { GO_SCENARIOS } from '../../../test/fixtures/go-modules';
 
 jest.setTimeout(180_000);
 
 const base = mkdtempSync(join(tmpdir(), 'lineage-scenarios-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-describe.each([...SCENARIOS, ...NPM_SCENARIOS].map((s) => [s.name, s] as [string, Scenario]))('scenario %s', (_name, s) => {
+describe.each([...SCENARIOS, ...NPM_SCENARIOS, ...GO_SCENARIOS].map((s) => [s.name, s] as [string, Scenario]))('scenario %s', (_name, s) => {
   it(`gets ${s.verdicts.join(' or ')} with direction ${s.directions.join(' or ')}`, async () => {
     const pair = await s.build(base);
     const r = await analyze({ origin: pair.origin, target: pair.target, workers: 1 });
