@@ -13,12 +13,13 @@
 // the output changes only when the corpus or the engine's tokens change. Tests
 // check the file against its description and that known idioms are in it; a
 // new file changes manifests, so it comes with a new ENGINE_VERSION.
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { classify, DEFAULT_K, DEFAULT_WINDOW, languageOf, tokenize, winnow } from '@lineage/engine';
+import { moduleDownload } from '../test/fixtures/go-modules';
 import { packageFiles } from '../test/fixtures/npm-packages';
+import { readTree } from '../test/fixtures/published';
 
 /**
  * Popular packages from unrelated authors and domains, in versions that ship their
@@ -51,28 +52,6 @@ export const GO_CORPUS = [
   'github.com/fatih/color@v1.16.0',
 ] as const;
 
-/** A Go module's files at a version, through the module proxy; `sum` is its go.sum hash. */
-function goModuleFiles(spec: string): { files: Record<string, Buffer>; sum: string } {
-  let out: string;
-  try {
-    out = execFileSync('go', ['mod', 'download', '-json', spec], { encoding: 'utf8', cwd: resolve(__dirname, '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (e) {
-    throw new Error(`go mod download ${spec} failed (is Go installed and the module proxy reachable?): ${(e as Error).message.split('\n')[0]}`);
-  }
-  const { Dir, Sum } = JSON.parse(out) as { Dir: string; Sum: string };
-  const files: Record<string, Buffer> = {};
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      const st = statSync(p);
-      if (st.isDirectory()) walk(p);
-      else if (st.isFile()) files[relative(Dir, p)] = readFileSync(p);
-    }
-  };
-  walk(Dir);
-  return { files, sum: Sum };
-}
-
 /** A fingerprint in at least this many corpus packages is common. */
 export const MIN_PACKAGES = 3;
 const MAX_FILE_BYTES = 512 * 1024;
@@ -85,8 +64,8 @@ async function main(): Promise<void> {
   const corpus = [...NPM_CORPUS.map((spec) => ({ registry: 'npm' as const, spec })), ...GO_CORPUS.map((spec) => ({ registry: 'go' as const, spec }))];
   for (let p = 0; p < corpus.length; p++) {
     const { registry, spec } = corpus[p]!;
-    const mod = registry === 'go' ? goModuleFiles(spec) : null;
-    const files = mod ? mod.files : packageFiles(spec);
+    const mod = registry === 'go' ? moduleDownload(spec) : null;
+    const files = mod ? readTree(mod.dir) : packageFiles(spec);
     let bytes = 0;
     let n = 0;
     for (const path of Object.keys(files).sort()) {

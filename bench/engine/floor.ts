@@ -112,25 +112,20 @@ async function probe(kind: string, arg: string): Promise<Probe> {
   return { loadMs: ready - t0, ...rounds(files, (s) => parser.parse(s)) };
 }
 
-function best(kind: string, arg: string): Probe {
+/** Each figure's minimum over RUNS fresh processes running `args` (each prints one JSON object last). */
+function bestOf(args: string[]): Probe {
   let out: Probe | null = null;
   for (let i = 0; i < RUNS; i++) {
-    const raw = execFileSync(process.execPath, ['-r', join(ROOT, 'scripts', 'swc-register.cjs'), __filename, kind, arg], { cwd: ROOT, encoding: 'utf8' });
+    const raw = execFileSync(process.execPath, ['-r', join(ROOT, 'scripts', 'swc-register.cjs'), ...args], { cwd: ROOT, encoding: 'utf8' });
     const p = JSON.parse(raw.trim().split('\n').pop()!) as Probe;
     if (!out) out = p;
-    else for (const k of Object.keys(p)) out[k] = Math.min(out[k]!, p[k]!);
+    else for (const k of Object.keys(p)) if (typeof p[k] === 'number') out[k] = Math.min(out[k]!, p[k]!);
   }
   return out!;
 }
 
-function measureFull(tool: 'engine' | 'dolos', pairFile: string): number {
-  let min = Infinity;
-  for (let i = 0; i < RUNS; i++) {
-    const raw = execFileSync(process.execPath, ['-r', join(ROOT, 'scripts', 'swc-register.cjs'), join(__dirname, 'measure.ts'), tool, pairFile], { cwd: ROOT, encoding: 'utf8' });
-    min = Math.min(min, (JSON.parse(raw.trim().split('\n').pop()!) as { wallMs: number }).wallMs);
-  }
-  return min;
-}
+const best = (kind: string, arg: string): Probe => bestOf([__filename, kind, arg]);
+const measureFull = (tool: 'engine' | 'dolos', pairFile: string): number => bestOf([join(__dirname, 'measure.ts'), tool, pairFile]).wallMs!;
 
 function main(): void {
   mkdirSync(WORK, { recursive: true });
@@ -142,7 +137,8 @@ function main(): void {
   writeFileSync(tinyFile, JSON.stringify(tiny));
   writeFileSync(smallFile, JSON.stringify(small));
   const pairDir = join(WORK, small.name);
-  const bytes = jsFiles(join(pairDir, 'origin', 'files')).concat(jsFiles(join(pairDir, 'target', 'files'))).reduce((a, f) => a + Buffer.byteLength(f), 0);
+  const texts = [...jsFiles(join(pairDir, 'origin', 'files')), ...jsFiles(join(pairDir, 'target', 'files'))];
+  const bytes = texts.reduce((a, f) => a + Buffer.byteLength(f), 0);
 
   const dolosFull = measureFull('dolos', smallFile);
   const engineFull = measureFull('engine', smallFile);
@@ -167,7 +163,7 @@ function main(): void {
     `| … of which loading the engine | ${ms(engineTiny.loadMs)} |`,
     `| loading Dolos (\`require('@dodona/dolos-lib')\`) | ${ms(dolosLoad.loadMs)} |`,
     '',
-    `Parsing the pair's ${files(pairDir)} JavaScript files (${Math.round(bytes / 1024)} KB) and walking every node once (type id and byte range),`,
+    `Parsing the pair's ${texts.length} JavaScript files (${Math.round(bytes / 1024)} KB) and walking every node once (type id and byte range),`,
     'in a fresh process, round 1 cold:',
     '',
     '| parser | load + grammar | round 1 | round 2 | round 3 |',
@@ -179,10 +175,6 @@ function main(): void {
   ];
   writeFileSync(join(__dirname, 'floor.md'), out.join('\n'));
   process.stdout.write(out.join('\n'));
-}
-
-function files(pairDir: string): number {
-  return jsFiles(join(pairDir, 'origin', 'files')).length + jsFiles(join(pairDir, 'target', 'files')).length;
 }
 
 if (require.main === module) {

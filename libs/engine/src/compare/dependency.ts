@@ -1,6 +1,6 @@
 import type { EvidenceItem, Fingerprints } from '../types';
 import { COMMON_DEPENDENCIES } from './common';
-import { cmp, dec } from './format';
+import { dec, sharedKeys } from './format';
 
 interface Dep {
   name: string;
@@ -57,10 +57,7 @@ export function compareDependencies(o: Fingerprints, t: Fingerprints): { score: 
   const td = rareMap(parseDependencies(t));
   const items: EvidenceItem[] = [];
   let shared = 0;
-  for (const name of [...od.keys()].sort(cmp)) {
-    const b = td.get(name);
-    if (!b) continue;
-    const a = od.get(name)!;
+  for (const [name, a, b] of sharedKeys(od, td)) {
     const samePin = a.spec === b.spec && /\d/.test(a.spec);
     shared += samePin ? 1 : 0.5;
     items.push({

@@ -16,3 +16,13 @@ export function strengthOf(score: number, moderate: number, strong: number): Str
 }
 
 export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Keys both maps hold, in sorted order, with each side's value: the deterministic walk every layer makes. */
+export function sharedKeys<A, B>(a: Map<string, A>, b: Map<string, B>): [string, A, B][] {
+  const out: [string, A, B][] = [];
+  for (const k of [...a.keys()].sort(cmp)) {
+    const vb = b.get(k);
+    if (vb !== undefined) out.push([k, a.get(k)!, vb]);
+  }
+  return out;
+}

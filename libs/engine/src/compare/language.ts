@@ -1,7 +1,7 @@
 import type { EvidenceItem, Fingerprints, LanguageItem } from '../types';
 import { lookup, words } from '../typos';
 import { COMMON_IDENTIFIERS, LICENCE_TEXT } from './common';
-import { cmp, dec } from './format';
+import { dec, sharedKeys } from './format';
 
 /** Parts of a compound identifier: fooBarBaz / foo_bar_baz → 3. */
 function parts(id: string): number {
@@ -69,10 +69,7 @@ export function compareLanguage(o: Fingerprints, t: Fingerprints): { score: numb
   for (const v of oi.values()) total += v.w;
   for (const v of ti.values()) tTotal += v.w;
   const items: EvidenceItem[] = [];
-  for (const key of [...oi.keys()].sort(cmp)) {
-    const b = ti.get(key);
-    if (!b) continue;
-    const a = oi.get(key)!;
+  for (const [, a, b] of sharedKeys(oi, ti)) {
     shared += a.w;
     items.push({
       id: '', layer: 'LANGUAGE', kind: `SHARED_${a.it.kind}`, strength: a.w >= 2 ? 'MODERATE' : 'WEAK', score: dec(a.w / 2),
@@ -83,11 +80,9 @@ export function compareLanguage(o: Fingerprints, t: Fingerprints): { score: numb
   // Only words both sides use are looked up: a shared misspelling counts as shared material on both sides.
   const oWords = wordsOf(o);
   const tWords = wordsOf(t);
-  for (const word of [...oWords.keys()].filter((w) => tWords.has(w)).sort(cmp)) {
+  for (const [word, a, b] of sharedKeys(oWords, tWords)) {
     const correction = lookup(word);
     if (correction === undefined) continue;
-    const a = oWords.get(word)!;
-    const b = tWords.get(word)!;
     shared += TYPO_WEIGHT;
     total += TYPO_WEIGHT;
     tTotal += TYPO_WEIGHT;

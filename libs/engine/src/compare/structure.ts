@@ -1,7 +1,7 @@
 import { isCodeClass } from '../classify';
 import type { EvidenceItem, Inventory } from '../types';
 import { COMMON_BASENAMES, COMMON_DIRS } from './common';
-import { cmp, dec, strengthOf } from './format';
+import { cmp, dec, sharedKeys, strengthOf } from './format';
 
 export interface StructureResult {
   score: number;
@@ -44,11 +44,8 @@ export function compareStructure(o: Inventory, t: Inventory): StructureResult {
   const tStems = rareStems(tFiles);
   const items: EvidenceItem[] = [];
   let shared = 0;
-  for (const s of [...oStems.keys()].sort(cmp)) {
-    const tp = tStems.get(s);
-    if (!tp) continue;
+  for (const [s, op, tp] of sharedKeys(oStems, tStems)) {
     shared++;
-    const op = oStems.get(s)!;
     const samePath = op.toLowerCase() === tp.toLowerCase();
     items.push({
       id: '', layer: 'STRUCTURE', kind: samePath ? 'SAME_FILE_PATH' : 'SAME_FILE_NAME', strength: samePath ? 'MODERATE' : 'WEAK',

@@ -1,5 +1,5 @@
 import type { EvidenceItem, Fingerprints, Inventory } from '../types';
-import { cmp, dec } from './format';
+import { dec, sharedKeys } from './format';
 
 const GENERIC_TEST = /^(works?|should work|basic|simple|test\w{0,6}|it works|smoke|default|defaults|example|init|setup|teardown)$/i;
 
@@ -18,10 +18,7 @@ export function compareTests(oInv: Inventory, tInv: Inventory, o: Fingerprints, 
   for (const it of t.tests) if (distinctive(it.text) && !tNames.has(norm(it.text))) tNames.set(norm(it.text), it);
   const items: EvidenceItem[] = [];
   let shared = 0;
-  for (const k of [...oNames.keys()].sort(cmp)) {
-    const b = tNames.get(k);
-    if (!b) continue;
-    const a = oNames.get(k)!;
+  for (const [, a, b] of sharedKeys(oNames, tNames)) {
     shared++;
     items.push({
       id: '', layer: 'TEST', kind: 'SAME_TEST_NAME', strength: 'MODERATE', score: dec(1),
@@ -38,10 +35,7 @@ export function compareTests(oInv: Inventory, tInv: Inventory, o: Fingerprints, 
   const oFix = fixtures(oInv);
   const tFix = fixtures(tInv);
   let sharedFix = 0;
-  for (const id of [...oFix.keys()].sort(cmp)) {
-    const b = tFix.get(id);
-    if (!b) continue;
-    const a = oFix.get(id)!;
+  for (const [, a, b] of sharedKeys(oFix, tFix)) {
     sharedFix++;
     items.push({
       id: '', layer: 'TEST', kind: 'SAME_FIXTURE', strength: 'STRONG', score: dec(1),
