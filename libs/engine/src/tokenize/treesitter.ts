@@ -127,12 +127,28 @@ function wasmDir(): string {
   return join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out');
 }
 
+/**
+ * Grammar loads run one at a time. web-tree-sitter's dynamic linker keeps
+ * process-wide state across the await inside `Language.load`: while a grammar
+ * is instantiated its own symbols sit in the global offset table with value 0,
+ * and the end of any other load checks every entry and throws "bad export type
+ * for '<the first grammar's symbol>'" (the weak-symbol set is global too). Two
+ * loads in flight at once failed in most runs.
+ */
+let loadChain: Promise<unknown> = Promise.resolve();
+
+function serialised<T>(load: () => Promise<T>): Promise<T> {
+  const run = loadChain.then(load);
+  loadChain = run.catch(() => undefined); // a failed load is its own language's error, not the next one's
+  return run;
+}
+
 async function parserFor(language: string): Promise<Parser | null> {
   const grammar = GRAMMARS[language];
   if (!grammar) return null;
   let p = parsers.get(language);
   if (!p) {
-    p = (async () => {
+    p = serialised(async () => {
       await init();
       // Bytes, not a path: loading by path goes through a dynamic import some hosts (jest's VM) lack.
       // A grammar that fails to load is an error, never a silent fallback (output must not depend on the host).
@@ -140,8 +156,8 @@ async function parserFor(language: string): Promise<Parser | null> {
       const parser = new TS.Parser();
       parser.setLanguage(lang);
       return parser;
-    })();
-    parsers.set(language, p);
+    });
+    parsers.set(language, p); // a rejected load stays cached: that language keeps failing, loudly
   }
   return p;
 }
