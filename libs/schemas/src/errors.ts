@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   REF_NOT_FOUND: 422,
   COMMIT_NOT_FOUND: 422,
   REPOSITORY_TOO_LARGE: 422,
+  /** The remote answered but its objects fail git's integrity checks (fsck); see docs/pipeline.md. */
+  REPOSITORY_UNREADABLE: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,

@@ -1,6 +1,6 @@
 import {
-  buildManifest, compare, decide, fingerprint, history, inventory, resolveLimits, Deadline, FingerprintPool, DEFAULT_K, DEFAULT_WINDOW,
-  type Comparison, type Decision, type Fingerprints, type History, type Inventory, type Limits, type Progress, type RepoRef,
+  buildManifest, compare, decide, fingerprint, histories, inventory, resolveLimits, Deadline, FingerprintPool, DEFAULT_K, DEFAULT_WINDOW,
+  type Comparison, type Decision, type Fingerprints, type Inventory, type PairHistory, type Limits, type Progress, type RepoRef,
 } from '@lineage/engine';
 import { ApiError } from '@lineage/service-kit';
 import { checkRemote, type CheckedRemote, type RemotePolicy } from './intake/remote-policy';
@@ -88,18 +88,18 @@ export const STAGES = {
     }
   },
 
-  async history(ctx: StageContext): Promise<Sides<History>> {
+  /** Both histories, and how they relate (fork points, ancestry, authors): git answers it on a view of both caches. */
+  async history(ctx: StageContext): Promise<PairHistory> {
     const inv = await ctx.load<Sides<Inventory>>('inventory');
-    const [origin, target] = await Promise.all([history(side(ctx, 'origin'), inv.origin, stageOpts(ctx, 'origin')), history(side(ctx, 'target'), inv.target, stageOpts(ctx, 'target'))]);
-    return { origin, target };
+    return histories(side(ctx, 'origin'), side(ctx, 'target'), inv, stageOpts(ctx, 'origin'));
   },
 
   async compare(ctx: StageContext): Promise<Comparison> {
-    const [inv, fp, hist] = await Promise.all([ctx.load<Sides<Inventory>>('inventory'), ctx.load<Sides<Fingerprints>>('fingerprint'), ctx.load<Sides<History>>('history')]);
+    const [inv, fp, hist] = await Promise.all([ctx.load<Sides<Inventory>>('inventory'), ctx.load<Sides<Fingerprints>>('fingerprint'), ctx.load<PairHistory>('history')]);
     return compare(
       { repo: side(ctx, 'origin'), inventory: inv.origin, fingerprints: fp.origin, history: hist.origin },
       { repo: side(ctx, 'target'), inventory: inv.target, fingerprints: fp.target, history: hist.target },
-      stageOpts(ctx, 'origin'),
+      { ...stageOpts(ctx, 'origin'), topology: hist.topology },
     );
   },
 
@@ -111,7 +111,7 @@ export const STAGES = {
 
   async manifest(ctx: StageContext): Promise<{ hash: string; bytesBase64: string; verdict: string }> {
     const [inv, hist, comparison, decision] = await Promise.all([
-      ctx.load<Sides<Inventory>>('inventory'), ctx.load<Sides<History>>('history'), ctx.load<Comparison>('compare'), ctx.load<Decision>('decide'),
+      ctx.load<Sides<Inventory>>('inventory'), ctx.load<PairHistory>('history'), ctx.load<Comparison>('compare'), ctx.load<Decision>('decide'),
     ]);
     const m = buildManifest({
       pair: { origin: side(ctx, 'origin'), target: side(ctx, 'target') },

@@ -4,7 +4,7 @@ import { nanos, type NatsConnection } from '@nats-io/nats-core';
 import { Gauge } from 'prom-client';
 import { AnalysisJob, eventSubjects, STAGE_NAMES, streams, type AnalysisCompletedEvent, type AnalysisProgressEvent } from '@lineage/schemas';
 import { ApiError, type Knex, type Logger, type ServiceMetrics } from '@lineage/service-kit';
-import { isEngineError, type Limits } from '@lineage/engine';
+import { isEngineError, stageError, type Limits } from '@lineage/engine';
 import { SCHEMA } from './migrations';
 import { StageStore } from './stage-store';
 import { STAGES, type FetchOutput, type StageContext } from './stages';
@@ -221,7 +221,11 @@ export class PipelineWorker {
     };
     await this.o.stageDelay?.(id, name);
     if (name === 'publish') return this.publish(id, pair, log);
-    const output = await (STAGES as Record<string, (c: StageContext) => Promise<unknown>>)[name]!(ctx);
+    // A failure that is neither the API's nor the engine's (a bug, a library's exception) is reported as
+    // STAGE_FAILED naming the stage, still retried like any transient failure.
+    const output = await (STAGES as Record<string, (c: StageContext) => Promise<unknown>>)[name]!(ctx).catch((err: unknown) => {
+      throw err instanceof ApiError || isEngineError(err) ? err : stageError(name, null, err);
+    });
     if (signal.aborted) throw new Requeue();
     await this.o.db.transaction(async (trx) => {
       await this.store.save(trx, id, name, output);
@@ -315,8 +319,9 @@ function safeJson(m: JsMsg): unknown {
 
 /** Failures that will fail again on redelivery: the analysis fails with a code instead. */
 function isDeterministic(err: unknown): boolean {
-  if (err instanceof ApiError) return !['SERVICE_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'INTERNAL'].includes(err.code);
-  return isEngineError(err) && (err as { code: string }).code !== 'CANCELLED';
+  // An unreachable remote may be back on the next delivery; the others will answer the same.
+  if (err instanceof ApiError) return !['SERVICE_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'INTERNAL', 'REPOSITORY_UNREACHABLE'].includes(err.code);
+  return isEngineError(err) && !['CANCELLED', 'STAGE_FAILED'].includes((err as { code: string }).code);
 }
 
 function describe(err: unknown): { code: string; message: string; limit: string | null } {

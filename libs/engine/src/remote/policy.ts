@@ -159,6 +159,21 @@ export function pinnedGitConfig(remote: CheckedRemote): string[] {
     'http.lowSpeedLimit=1000',
     'http.lowSpeedTime=30',
     'transfer.fsckObjects=true',
+    ...LEGACY_FSCK_IGNORED.map((id) => `fetch.fsck.${id}=ignore`),
     'fetch.recurseSubmodules=false',
   ];
 }
+
+/**
+ * fsck findings that old, real histories carry (written by early git, svn/hg
+ * converters and hand-rolled tools) and that say nothing about safety: odd
+ * dates, names and e-mails, zero-padded or odd file modes. Under
+ * `transfer.fsckObjects` git refuses the whole fetch for any of them, so a
+ * repository like coco (zero-padded tree modes from 2010) could not be analysed.
+ * Everything else stays fatal, notably `.git`/`..` paths and `.gitmodules` checks.
+ */
+export const LEGACY_FSCK_IGNORED = [
+  'badDate', 'badDateOverflow', 'badEmail', 'badFilemode', 'badName', 'badTimezone', 'extraHeaderEntry',
+  'missingEmail', 'missingNameBeforeEmail', 'missingSpaceBeforeDate', 'missingSpaceBeforeEmail',
+  'multipleAuthors', 'nulInCommit', 'zeroPaddedDate', 'zeroPaddedFilemode',
+] as const;

@@ -49,11 +49,34 @@ export async function fetchCommit(gitDir: string, remote: CheckedRemote, commit:
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'CANCELLED') throw err;
-    if (code === 'GIT_FAILED') {
-      // Reachable remote (ls-remote worked or the host answered) but no such commit.
-      throw new ApiError('COMMIT_NOT_FOUND', 'The commit does not exist in the repository.', [{ path: `${opts.field}.commit`, issue: 'not_found' }]);
-    }
+    if (code === 'GIT_FAILED') throw fetchFailure((err as { stderr?: string }).stderr ?? '', opts.field);
     throw remoteFailure(err, `${opts.field}.url`);
+  }
+}
+
+export type FetchFailureKind = 'not_found' | 'integrity' | 'unreachable';
+
+/**
+ * What a failed `git fetch` of one commit means, read from git's stderr (never
+ * echoed): the server has no such object, the objects it sent failed git's
+ * integrity checks, or the transfer itself failed. Anything unrecognised is a
+ * transfer failure: calling it "no such commit" would send the user looking
+ * for a typo that is not there.
+ */
+export function classifyFetchFailure(stderr: string): FetchFailureKind {
+  if (/fsck error|index-pack|unpack-objects|object .* (?:is corrupt|missing)|bad object|invalid object|did not send all necessary objects/i.test(stderr)) return 'integrity';
+  if (/not our ref|no such remote ref|couldn't find remote ref|unadvertised object|upload-pack: not|not a valid object|want .* not valid/i.test(stderr)) return 'not_found';
+  return 'unreachable';
+}
+
+function fetchFailure(stderr: string, field: string): ApiError {
+  switch (classifyFetchFailure(stderr)) {
+    case 'not_found':
+      return new ApiError('COMMIT_NOT_FOUND', 'The commit does not exist in the repository.', [{ path: `${field}.commit`, issue: 'not_found' }]);
+    case 'integrity':
+      return new ApiError('REPOSITORY_UNREADABLE', 'The repository sent objects that fail git\'s integrity checks.', [{ path: `${field}.url`, issue: 'integrity_check_failed' }]);
+    default:
+      return new ApiError('REPOSITORY_UNREACHABLE', 'The repository could not be reached.', [{ path: `${field}.url`, issue: 'fetch_failed' }]);
   }
 }
 
