@@ -1,11 +1,12 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { compare } from './compare';
 import { decide } from './decide';
-import { EngineError } from './errors';
+import { EngineError, inStage, type ErrorSide } from './errors';
 import { fingerprint } from './fingerprint';
 import { BlobReader } from './git/catfile';
 import { resolveGitDir } from './git/runner';
-import { history } from './history';
+import { histories } from './history';
 import { inventory } from './inventory';
 import { Deadline, resolveLimits } from './limits';
 import { buildManifest } from './manifest';
@@ -40,12 +41,12 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
   };
 
   // One cat-file process per side serves every stage: each git process started is a fork of this one.
-  const dirs = { origin: resolveGitDir(input.origin.dir), target: resolveGitDir(input.target.dir) };
+  const dirs = { origin: repositoryDir(input.origin, 'origin'), target: repositoryDir(input.target, 'target') };
   const readers = { origin: new BlobReader(dirs.origin), target: new BlobReader(dirs.target) };
   try {
     const o = { ...stage, side: 'origin' as const, reader: readers.origin };
     const t = { ...stage, side: 'target' as const, reader: readers.target };
-    const [oInv, tInv] = await Promise.all([inventory(input.origin, o), inventory(input.target, t)]);
+    const [oInv, tInv] = await Promise.all([inStage('inventory', 'origin', () => inventory(input.origin, o)), inStage('inventory', 'target', () => inventory(input.target, t))]);
     between();
     // Each worker pays for loading and warming up the WASM grammars; below this much code one thread is faster.
     // (Measured: on 2 cores a second thread does not pay for its start-up below ~1 MB either.)
@@ -53,26 +54,44 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
     for (const inv of [oInv, tInv]) for (const f of inv.files) if (f.class === 'source' || f.class === 'test') codeBytes += f.size;
     const pool = new FingerprintPool(codeBytes < MIN_BYTES_FOR_WORKERS && !input.forceWorkers ? 1 : workers, DEFAULT_K, DEFAULT_WINDOW);
     // git log runs in its own process while this one fingerprints (the stages are independent).
-    const histories = Promise.all([history(input.origin, oInv, o), history(input.target, tInv, t)]);
-    histories.catch(() => undefined); // awaited below; a fingerprint failure must not leave it unhandled
+    const pairHistory = inStage('history', null, () => histories(input.origin, input.target, { origin: oInv, target: tInv }, { ...stage, readers }));
+    pairHistory.catch(() => undefined); // awaited below; a fingerprint failure must not leave it unhandled
     let oFp, tFp;
     try {
-      [oFp, tFp] = await Promise.all([fingerprint(input.origin, oInv, { ...o, pool }), fingerprint(input.target, tInv, { ...t, pool })]);
+      [oFp, tFp] = await Promise.all([
+        inStage('fingerprint', 'origin', () => fingerprint(input.origin, oInv, { ...o, pool })),
+        inStage('fingerprint', 'target', () => fingerprint(input.target, tInv, { ...t, pool })),
+      ]);
     } finally {
       await pool.close();
     }
-    const [oHist, tHist] = await histories;
+    const { origin: oHist, target: tHist, topology } = await pairHistory;
     between();
-    const comparison = await compare(
+    const comparison = await inStage('compare', null, () => compare(
       { repo: input.origin, inventory: oInv, fingerprints: oFp, history: oHist },
       { repo: input.target, inventory: tInv, fingerprints: tFp, history: tHist },
-      { ...stage, readers },
-    );
+      { ...stage, readers, topology },
+    ));
     between();
-    return finish(input, limits, oInv, tInv, oHist, tHist, comparison);
+    return await inStage('decide', null, async () => finish(input, limits, oInv, tInv, oHist, tHist, comparison));
   } finally {
     readers.origin.close();
     readers.target.close();
+  }
+}
+
+/** The repository's git directory; a path that is missing or not a repository is REPOSITORY_NOT_FOUND, naming the side. */
+function repositoryDir(repo: RepoRef, side: ErrorSide): string {
+  try {
+    return resolveGitDir(repo.dir);
+  } catch (e) {
+    const err = e instanceof EngineError && e.code === 'REPOSITORY_UNREADABLE' && !existsSync(repo.dir)
+      ? new EngineError('REPOSITORY_NOT_FOUND', `the ${side} path does not exist`)
+      : e instanceof EngineError && e.message === 'not a git repository'
+        ? new EngineError('REPOSITORY_NOT_FOUND', `the ${side} path is not a git repository`)
+        : e;
+    if (err instanceof EngineError) err.side = side;
+    throw err;
   }
 }
 

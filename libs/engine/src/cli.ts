@@ -48,9 +48,20 @@ function parse(argv: string[]): Args | null {
   return a;
 }
 
-async function repoRef(spec: string, ref: string, cache: string): Promise<RepoRef> {
+/** A URL (`scheme://…`) or GitHub's `owner/name` shorthand is cloned; anything else is a local path. */
+const REMOTE = /^[a-z][a-z0-9+.-]*:\/\/|^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}\/[A-Za-z0-9_.-]{1,100}$/;
+
+async function repoRef(spec: string, ref: string, cache: string, side: 'origin' | 'target'): Promise<RepoRef> {
   if (existsSync(spec)) return { dir: spec, commit: ref };
-  const dir = await cloneToCache(spec, cache);
+  if (!REMOTE.test(spec)) {
+    const e = new EngineError('REPOSITORY_NOT_FOUND', `the ${side} path does not exist`);
+    e.side = side;
+    throw e;
+  }
+  const dir = await cloneToCache(spec, cache).catch((e: unknown) => {
+    if (e instanceof EngineError) e.side ??= side;
+    throw e;
+  });
   return { dir, commit: ref, url: spec };
 }
 
@@ -96,8 +107,8 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.USAGE;
   }
   try {
-    const origin = await repoRef(args.origin, args.originRef, args.cache);
-    const target = await repoRef(args.target, args.targetRef, args.cache);
+    const origin = await repoRef(args.origin, args.originRef, args.cache, 'origin');
+    const target = await repoRef(args.target, args.targetRef, args.cache, 'target');
     const onProgress = progressBar();
     const r = await analyze({ origin, target, workers: args.workers, onProgress });
     if (onProgress) process.stderr.write('\n');
@@ -109,13 +120,14 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof EngineError) {
       const out = { error: e.toJSON() };
       if (args.json) process.stdout.write(JSON.stringify(out) + '\n');
-      process.stderr.write(`error: ${e.code}${e.limit ? ` (limit ${e.limit})` : ''}: ${e.message}\n`);
+      const where = [e.limit ? `limit ${e.limit}` : '', e.stage ? `stage ${e.stage}` : '', e.side ? `${e.side}` : ''].filter(Boolean).join(', ');
+      process.stderr.write(`error: ${e.code}${where ? ` (${where})` : ''}: ${e.message}\n`);
       if (e.code === 'REPOSITORY_TOO_LARGE') return EXIT.TOO_LARGE;
-      if (e.code === 'COMMIT_NOT_FOUND' || e.code === 'REPOSITORY_UNREADABLE' || e.code === 'REPOSITORY_UNREACHABLE') return EXIT.NOT_FOUND;
+      if (e.code === 'COMMIT_NOT_FOUND' || e.code === 'REPOSITORY_NOT_FOUND' || e.code === 'REPOSITORY_UNREADABLE' || e.code === 'REPOSITORY_UNREACHABLE') return EXIT.NOT_FOUND;
       if (e.code === 'REPOSITORY_NOT_ALLOWED' || e.code === 'INVALID_INPUT') return EXIT.NOT_ALLOWED;
       return EXIT.FAILED;
     }
-    process.stderr.write(`error: INTERNAL\n`);
+    process.stderr.write(`error: INTERNAL: ${e instanceof Error ? e.name : 'unknown failure'} outside the analysis stages\n`);
     return EXIT.FAILED;
   }
 }

@@ -1,5 +1,5 @@
 import { dec } from './compare/format';
-import type { Alternative, Comparison, Confidence, Decision, Direction, Layer, Verdict } from './types';
+import type { Alternative, Comparison, Confidence, Decision, Direction, Layer, LineageResult, Verdict } from './types';
 
 /** A layer "supports" a relation when its score reaches this threshold. */
 export const SUPPORT_THRESHOLDS: Record<Layer, number> = {
@@ -21,6 +21,7 @@ export const HEAVY_CONTAINMENT = 0.5;
  * matched material decides the direction and vetoes the opposite one.
  */
 export function decide(c: Comparison): Decision {
+  if (c.lineage && c.metrics.sharedCommits > 0) return decideShared(c, c.lineage);
   const score = (l: Layer): number => Number(c.layers.find((x) => x.layer === l)?.score ?? '0');
   const supports = (l: Layer): boolean => score(l) >= SUPPORT_THRESHOLDS[l];
   const m = c.metrics;
@@ -104,4 +105,56 @@ export function decide(c: Comparison): Decision {
 
   const summary = `${verdict} (${confidence}), direction ${direction}: code containment target ${m.targetContainment} / origin ${m.originContainment}, ${m.sharedCommits} shared commits, supporting layers ${supporting.join(', ') || 'none'}`;
   return { verdict, confidence, direction, alternatives: ranked, summary };
+}
+
+/**
+ * Shared history is proof of common ancestry (DESIGN §4): the verdict says who
+ * forked from whom. The lineage signals (compare/lineage) name the original, or
+ * cannot; a declaration by the derived side makes it DECLARED_FORK, otherwise
+ * how much of the original's rare code the fork still holds makes it heavily or
+ * likely derived. SHARED_UPSTREAM (direction NONE) when no side is the original.
+ */
+function decideShared(c: Comparison, l: LineageResult): Decision {
+  const m = c.metrics;
+  const weight = (s: { weight: string }): number => Number(s.weight);
+  const agree = new Set(l.signals.filter((s) => l.original !== 'none' && s.original === l.original && weight(s) > 0).map((s) => s.kind));
+  // A signal under weight 1 (a README title) is noted but does not lower confidence.
+  const against = new Set(l.signals.filter((s) => s.original !== 'none' && s.original !== l.original && weight(s) >= 1).map((s) => s.kind));
+  const sameCommit = l.signals.some((s) => s.kind === 'ANCESTRY' && s.original === 'none');
+  let verdict: Verdict;
+  let direction: Direction = 'NONE';
+  let confidence: Confidence;
+  let held = 0;
+  let declaredByDerived = false;
+  if (l.original === 'none') {
+    verdict = 'SHARED_UPSTREAM';
+    confidence = sameCommit || (l.thirdLine && against.size === 0) ? 'HIGH' : l.signals.some((s) => weight(s) > 0) ? 'LOW' : 'MEDIUM';
+  } else {
+    direction = l.original === 'origin' ? 'ORIGIN_TO_TARGET' : 'TARGET_TO_ORIGIN';
+    const derived = l.original === 'origin' ? 'target' : 'origin';
+    held = Number(l.original === 'origin' ? m.originContainment : m.targetContainment);
+    declaredByDerived = m.declaredUpstream && m.declaredBy === derived;
+    verdict = declaredByDerived ? 'DECLARED_FORK' : held >= HEAVY_CONTAINMENT ? 'HEAVILY_DERIVED' : 'LIKELY_DERIVED';
+    const n = agree.size + (agree.has('DECLARATION') ? 1 : 0);
+    confidence = l.certain ? 'HIGH' : n >= 3 && against.size === 0 ? 'HIGH' : n >= 2 ? 'MEDIUM' : 'LOW';
+  }
+  const top = confidence === 'HIGH' ? 0.95 : confidence === 'MEDIUM' ? 0.85 : 0.75;
+  const signalsFor = (side: string): string => l.signals.filter((s) => s.original === side && weight(s) > 0).map((s) => s.kind).join(', ') || 'none';
+  const shared = `${m.sharedCommits} commits appear in both histories`;
+  const fits: [Verdict, number, string][] = [
+    ['DECLARED_FORK', declaredByDerived ? 0.9 : m.declaredUpstream ? 0.5 : 0, m.declaredUpstream ? `the ${m.declaredBy} declares descent from the other${declaredByDerived ? '' : ', but the signals make it the original'}` : 'neither repository declares descent from the other'],
+    ['SHARED_UPSTREAM', l.original === 'none' ? 0.8 : 0.45, l.original === 'none' ? `${shared}, and the signals do not tell which side is the original (origin: ${signalsFor('origin')}; target: ${signalsFor('target')})${l.thirdLine ? '; neither side continues the authors of the shared history' : ''}` : `${shared}; the signals make the ${l.original} the original (${[...agree].join(', ')})`],
+    ['HEAVILY_DERIVED', l.original === 'none' ? 0.1 : held >= HEAVY_CONTAINMENT ? 0.85 : 0.3, `the derived side holds ${dec(held)} of the original's rare code material (heavy from ${dec(HEAVY_CONTAINMENT)})`],
+    ['LIKELY_DERIVED', l.original === 'none' ? 0.1 : held < HEAVY_CONTAINMENT ? 0.85 : 0.6, `${shared}: derived${l.original === 'none' ? ', but no side is shown to be the original' : ` from the ${l.original}`}, whatever share of the code still matches`],
+    ['INDEPENDENT', 0, `${shared}: common ancestry is proven`],
+    ['INSUFFICIENT_EVIDENCE', 0.05, `${shared}: shared history is enough to decide`],
+  ];
+  const alternatives: Alternative[] = fits.map(([v, s, reason]) => ({ verdict: v, score: dec(v === verdict ? top : Math.min(s, top - 0.1)), reason }));
+  const order: Verdict[] = ['DECLARED_FORK', 'HEAVILY_DERIVED', 'LIKELY_DERIVED', 'SHARED_UPSTREAM', 'INSUFFICIENT_EVIDENCE', 'INDEPENDENT'];
+  alternatives.sort((a, b) => Number(b.score) - Number(a.score) || order.indexOf(a.verdict) - order.indexOf(b.verdict));
+  const summary = `${verdict} (${confidence}), direction ${direction}: ${shared}` +
+    `${l.forkPoints[0] ? `, fork point ${l.forkPoints[0].commit.slice(0, 12)}` : ''}; after it the origin made ${l.originOnlyCommits} commits and the target ${l.targetOnlyCommits}; ` +
+    `${l.certain ? `the ${l.original}'s pinned commit is in the other's history` : `signals for the origin as original: ${signalsFor('origin')}; for the target: ${signalsFor('target')}`}; ` +
+    `code containment target ${m.targetContainment} / origin ${m.originContainment}`;
+  return { verdict, confidence, direction, alternatives, summary };
 }

@@ -1,17 +1,25 @@
 import { isCodeClass } from './classify';
 import { EngineError } from './errors';
+import { BlobReader } from './git/catfile';
 import { resolveGitDir, runGit } from './git/runner';
 import { Deadline, resolveLimits } from './limits';
-import type { CommitInfo, History, Inventory, PathVersion, RepoRef } from './types';
+import { IDENTITY_FILE, namesIn } from './lineage/names';
+import { topology } from './lineage/topology';
+import type { CommitInfo, History, Inventory, NameRef, PairHistory, PathVersion, RepoRef } from './types';
 import type { StageOptions } from './inventory';
 
 const MAX_VERSIONS_PER_PATH = 256;
+/** Past versions of each root identity file read for names (evenly spaced, the oldest always). */
+const NAME_SAMPLES_PER_FILE = 16;
+const MAX_IDENTITY_BYTES = 256 * 1024;
 
 /**
  * Walk the history reachable from the pinned commit (at most maxCommits,
  * recorded as truncated beyond that) with fixed formats: commit ids, committer
  * times, parents, and for each code path of the inventory the blob versions it
- * went through (oldest first), for dating matched material.
+ * went through (oldest first), for dating matched material. Also the names the
+ * project went by: at the pinned commit and in sampled past versions of its
+ * root identity files (manifests, README), for declarations by former names.
  */
 export async function history(repo: RepoRef, inv: Inventory, opts: StageOptions = {}): Promise<History> {
   const limits = resolveLimits(opts.limits);
@@ -31,6 +39,7 @@ export async function history(repo: RepoRef, inv: Inventory, opts: StageOptions 
   deadline.check();
   const commits: CommitInfo[] = [];
   const versions: Record<string, PathVersion[]> = {};
+  const identityVersions: Record<string, PathVersion[]> = {};
   let cur: CommitInfo | null = null;
   const text = out.toString('utf8');
   let truncated = false;
@@ -50,8 +59,9 @@ export async function history(repo: RepoRef, inv: Inventory, opts: StageOptions 
       const meta = line.slice(1, tab).split(' ');
       const path = line.slice(tab + 1);
       const blob = meta[3] ?? '';
-      if (!wanted.has(path) || /^0+$/.test(blob)) continue;
-      (versions[path] ??= []).push({ commit: cur.id, time: cur.time, blobId: blob });
+      if (/^0+$/.test(blob)) continue;
+      if (wanted.has(path)) (versions[path] ??= []).push({ commit: cur.id, time: cur.time, blobId: blob });
+      if (IDENTITY_FILE.test(path) && meta[0] !== '120000' && meta[1] !== '120000') (identityVersions[path] ??= []).push({ commit: cur.id, time: cur.time, blobId: blob });
     }
   }
   const pathVersions: Record<string, PathVersion[]> = {};
@@ -60,5 +70,70 @@ export async function history(repo: RepoRef, inv: Inventory, opts: StageOptions 
     pathVersions[p] = v.length > MAX_VERSIONS_PER_PATH ? v.slice(0, MAX_VERSIONS_PER_PATH) : v;
   }
   opts.onProgress?.({ stage: 'history', done: commits.length, total: commits.length, unit: 'commits', ...(opts.side ? { side: opts.side } : {}) });
-  return { commit, headTime: commits[0]?.time ?? 0, commitsWalked: commits.length, truncated, commits, pathVersions };
+  const names = await projectNames(gitDir, inv, identityVersions, opts);
+  return { commit, headTime: commits[0]?.time ?? 0, commitsWalked: commits.length, truncated, commits, pathVersions, names };
+}
+
+/** Names at the pinned commit (its root identity files) and in sampled earlier versions of those files. */
+async function projectNames(gitDir: string, inv: Inventory, identityVersions: Record<string, PathVersion[]>, opts: StageOptions): Promise<History['names']> {
+  const reader = opts.reader ?? new BlobReader(gitDir);
+  try {
+    const read = async (blobId: string): Promise<string | null> => (await reader.readBlob(blobId, MAX_IDENTITY_BYTES))?.toString('utf8') ?? null;
+    const pinned: NameRef[] = [];
+    const pinnedBlobs = new Set<string>();
+    for (const f of inv.files) {
+      if (f.path.includes('/') || !IDENTITY_FILE.test(f.path) || f.class === 'binary') continue;
+      pinnedBlobs.add(f.blobId);
+      const text = await read(f.blobId);
+      if (text !== null) pinned.push(...namesIn(f.path, text, f.blobId, inv.commit));
+    }
+    const past: NameRef[] = [];
+    const seen = new Set(pinned.map((n) => `${n.key}\0${n.name}`));
+    for (const path of Object.keys(identityVersions).sort()) {
+      const v = [...identityVersions[path]!].reverse(); // oldest first
+      for (const pv of sample(v, NAME_SAMPLES_PER_FILE)) {
+        if (pinnedBlobs.has(pv.blobId)) continue;
+        const text = await read(pv.blobId);
+        if (text === null) continue;
+        for (const n of namesIn(path, text, pv.blobId, pv.commit)) {
+          const k = `${n.key}\0${n.name}`;
+          if (!seen.has(k)) {
+            seen.add(k);
+            past.push(n);
+          }
+        }
+      }
+    }
+    return { pinned, past };
+  } finally {
+    if (!opts.reader) reader.close();
+  }
+}
+
+/** Up to n items evenly spread over the list, the first always included. */
+function sample<T>(list: readonly T[], n: number): T[] {
+  if (list.length <= n) return [...list];
+  const out: T[] = [];
+  for (let i = 0; i < n; i++) out.push(list[Math.floor((i * (list.length - 1)) / (n - 1))]!);
+  return out;
+}
+
+/**
+ * The history stage for a pair: each side's walk (in parallel) and the
+ * topology of the two (merge bases, ancestry, authors, fork-point names).
+ */
+export async function histories(
+  origin: RepoRef, target: RepoRef, inv: { origin: Inventory; target: Inventory },
+  opts: StageOptions & { readers?: { origin: BlobReader; target: BlobReader } } = {},
+): Promise<PairHistory> {
+  const limits = resolveLimits(opts.limits);
+  const deadline = opts.deadline ?? new Deadline(limits.timeBudgetMs, opts.signal);
+  const base = { ...opts, limits, deadline };
+  const [o, t] = await Promise.all([
+    history(origin, inv.origin, { ...base, side: 'origin', reader: opts.readers?.origin ?? opts.reader }),
+    history(target, inv.target, { ...base, side: 'target', reader: opts.readers?.target }),
+  ]);
+  deadline.check();
+  const topo = await topology({ origin: origin.dir, target: target.dir }, { origin: inv.origin.commit, target: inv.target.commit }, { limits, deadline, signal: opts.signal, reader: opts.readers?.origin });
+  return { origin: o, target: t, topology: topo };
 }

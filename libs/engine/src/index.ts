@@ -1,10 +1,12 @@
 export * from './types';
-export { EngineError, isEngineError, type EngineErrorCode, type LimitName } from './errors';
+export { EngineError, isEngineError, inStage, stageError, type EngineErrorCode, type ErrorSide, type LimitName } from './errors';
 export { ENGINE_VERSION, MANIFEST_VERSION } from './version';
 export { DEFAULT_LIMITS, resolveLimits, Deadline } from './limits';
 export { inventory, type StageOptions } from './inventory';
 export { fingerprint, type FingerprintOptions } from './fingerprint';
-export { history } from './history';
+export { history, histories } from './history';
+export { topology } from './lineage/topology';
+export { lineageSignals, WEIGHTS as LINEAGE_WEIGHTS } from './lineage/signals';
 export { compare, type SideData } from './compare';
 export { decide, SUPPORT_THRESHOLDS, MIN_CODE_TOKENS } from './decide';
 export { buildManifest, canonicalBytes, manifestHash, type ManifestInput } from './manifest';

@@ -56,6 +56,8 @@ async function inventoryWith(reader: BlobReader, gitDir: string, repo: RepoRef, 
       skipped.push({ path: e.path, reason: 'SUBMODULE' });
     } else if (e.type !== 'blob') {
       continue;
+    } else if (e.size === 'missing') {
+      skipped.push({ path: e.path, reason: 'MISSING_OBJECT' });
     } else if ((e.size ?? 0) > limits.maxFileBytes) {
       skipped.push({ path: e.path, reason: 'FILE_TOO_LARGE', size: e.size ?? 0 });
     } else {

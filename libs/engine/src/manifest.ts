@@ -52,6 +52,7 @@ export function buildManifest(input: ManifestInput): ManifestResult {
     inventory: { origin: input.inventories.origin.summary, target: input.inventories.target.summary },
     skipped,
     chronology: input.comparison.chronology,
+    lineage: input.comparison.lineage,
     layers: input.comparison.layers,
     metrics: input.comparison.metrics,
     evidence: input.comparison.evidence,

@@ -64,7 +64,9 @@ export type SkipReason =
   | 'SUBMODULE'
   | 'FILE_TOO_LARGE'
   | 'UNSAFE_PATH'
-  | 'HISTORY_TRUNCATED';
+  | 'HISTORY_TRUNCATED'
+  /** the tree names a blob the repository does not have (a partial clone): it cannot be read */
+  | 'MISSING_OBJECT';
 
 export interface SkippedItem {
   side?: Side;
@@ -146,6 +148,61 @@ export interface History {
   commits: CommitInfo[];
   /** Per path at the pinned commit: its blob versions, oldest first (bounded). */
   pathVersions: Record<string, PathVersion[]>;
+  /** Names this repository went by: at the pinned commit, and in earlier versions of its root identity files (sampled). */
+  names: { pinned: NameRef[]; past: NameRef[] };
+}
+
+/** A name a repository goes by, and where it was read. */
+export interface NameRef {
+  /** lowercase; Go module paths without their major-version suffix */
+  name: string;
+  kind: 'package' | 'module' | 'project' | 'url' | 'title';
+  /** which identity this is (`kind:file`): two snapshots are compared key by key */
+  key: string;
+  path: string;
+  line: number;
+  blobId: string;
+  commit: string;
+}
+
+export interface AuthorCount {
+  name: string;
+  email: string;
+  commits: number;
+}
+
+/**
+ * How the two histories relate, answered by git on a view of both object
+ * stores (merge bases, reachability counts), bounded by maxCommits per walk.
+ */
+export interface Topology {
+  /** the newest commits both histories hold (merge bases), newest first; empty when nothing is shared */
+  forkPoints: { commit: string; time: number }[];
+  /** the origin's pinned commit is in the target's history (the target continues it) */
+  originIsAncestor: boolean;
+  targetIsAncestor: boolean;
+  /** commits reachable from both pinned commits */
+  sharedCommits: number;
+  /** commits only in one history: made after the fork point */
+  originOnly: number;
+  targetOnly: number;
+  /** a walk stopped at maxCommits (the counts are then lower bounds), or a side is a shallow clone */
+  truncated: boolean;
+  /** authors of the shared commits, and of each side's own commits */
+  authors: { preFork: AuthorCount[]; origin: AuthorCount[]; target: AuthorCount[] };
+  /** merges among a side's own commits that bring in shared history: pulls from the common line */
+  syncMerges: { origin: number; target: number };
+  /** names the project carried at the newest fork point */
+  forkPointNames: NameRef[];
+  /** declaration sentences of the fork point's prose files (normalised): text both sides inherited */
+  forkPointSentences: string[];
+}
+
+/** Output of the history stage: each side's walk and how the two relate. */
+export interface PairHistory {
+  origin: History;
+  target: History;
+  topology: Topology;
 }
 
 export interface Location {
@@ -168,6 +225,30 @@ export interface EvidenceItem {
   detail: string;
 }
 
+/** A signal on which side is the original, from shared history (HISTORY layer). */
+export interface LineageSignal {
+  kind: 'ANCESTRY' | 'DECLARATION' | 'SUCCESSOR' | 'IDENTITY' | 'MAINTAINERS' | 'SYNC_MERGES' | 'POST_FORK_CHRONOLOGY';
+  /** the side this signal says is the original (`none`: recorded, but it cannot tell) */
+  original: Side | 'none';
+  /** decimal string, 4 places: the weight it carries in the decision (ancestry 10: certain) */
+  weight: string;
+  detail: string;
+}
+
+export interface LineageResult {
+  forkPoints: { commit: string; time: string }[];
+  originOnlyCommits: number;
+  targetOnlyCommits: number;
+  truncated: boolean;
+  signals: LineageSignal[];
+  /** neither side continues the people who made the shared history: both may continue a third line */
+  thirdLine: boolean;
+  /** the side the signals make the original (`none`: they cannot tell) */
+  original: Side | 'none';
+  /** ancestry decided it: one pinned commit is in the other's history */
+  certain: boolean;
+}
+
 export interface ChronologyFact {
   kind: string;
   side: Side | 'both';
@@ -184,6 +265,8 @@ export interface LayerScore {
 }
 
 export interface Comparison {
+  /** present when the histories share commits */
+  lineage: LineageResult | null;
   layers: LayerScore[];
   evidence: EvidenceItem[];
   chronology: ChronologyFact[];
@@ -233,6 +316,7 @@ export interface Manifest {
   inventory: { origin: InventorySummary; target: InventorySummary };
   skipped: SkippedItem[];
   chronology: ChronologyFact[];
+  lineage: LineageResult | null;
   layers: LayerScore[];
   metrics: Comparison['metrics'];
   evidence: EvidenceItem[];

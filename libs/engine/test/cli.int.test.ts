@@ -47,4 +47,14 @@ describe('lineage CLI', () => {
     expect((await run(['analyze', 'https://user:pw@github.com/a/b', p.target.dir])).code).toBe(5);
     expect((await run(['analyze', 'https://127.0.0.1/a/b', p.target.dir])).code).toBe(5);
   });
+
+  it('a local path that does not exist, or is not a repository, is REPOSITORY_NOT_FOUND naming the side (exit 4)', async () => {
+    const p = await SCENARIOS.find((s) => s.name === 'tiny')!.build(base);
+    const missing = await run(['analyze', join(base, 'no-such-dir'), p.target.dir]);
+    expect(missing.code).toBe(4);
+    expect(missing.err).toContain('REPOSITORY_NOT_FOUND (origin): the origin path does not exist');
+    const notRepo = await run(['analyze', p.origin.dir, base, '--json']);
+    expect(notRepo.code).toBe(4);
+    expect(JSON.parse(notRepo.out)).toEqual({ error: { code: 'REPOSITORY_NOT_FOUND', message: 'the target path is not a git repository', side: 'target' } });
+  });
 });

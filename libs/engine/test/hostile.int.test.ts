@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyze, EngineError, git, inventory } from '@lineage/engine';
@@ -125,3 +125,27 @@ describe('hostile repository', () => {
     await expect(git.runGit(['cat-file', 'blob', 'main:a.js'], { gitDir: dir, maxOutputBytes: 100 })).rejects.toMatchObject({ code: 'REPOSITORY_TOO_LARGE', limit: 'gitOutputBytes' });
   });
 });
+
+describe('a repository with objects missing (a partial clone)', () => {
+  it('records the unreadable files as MISSING_OBJECT and analyses the rest', async () => {
+    const files = renderProject(makeModules(41, 3, 8), { name: 'partial' });
+    const dir = join(base, 'partial.git');
+    const commit = buildRepo(dir, { commits: [{ time: T, message: 'partial', files: { ...files, 'big.dat': 'x'.repeat(5000) } }] });
+    // fast-import writes a pack; unpack it so one blob can be removed as a partial clone would lack it.
+    const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+    const blob = execFileSync('git', ['--git-dir', dir, 'rev-parse', `${commit}:big.dat`], { env }).toString().trim();
+    const packs = execFileSync('git', ['--git-dir', dir, 'rev-parse', '--git-path', 'objects/pack'], { env }).toString().trim();
+    for (const f of readdirSync(packs)) {
+      if (f.endsWith('.pack')) execFileSync('git', ['--git-dir', dir, 'unpack-objects', '-q'], { env, input: readFileSync(join(packs, f)) });
+    }
+    rmSync(packs, { recursive: true, force: true });
+    rmSync(join(dir, 'objects', blob.slice(0, 2), blob.slice(2)));
+    const inv = await inventory({ dir, commit });
+    expect(inv.skipped).toContainEqual({ path: 'big.dat', reason: 'MISSING_OBJECT' });
+    expect(inv.files.every((f) => Number.isFinite(f.size))).toBe(true);
+    const r = await analyze({ origin: { dir, commit }, target: { dir, commit }, workers: 1 });
+    expect(r.manifest.skipped.filter((x) => x.reason === 'MISSING_OBJECT')).toHaveLength(2);
+    expect(Number.isFinite(r.manifest.inventory.origin.bytes)).toBe(true);
+  });
+});
+

@@ -40,6 +40,26 @@ export const ManifestChronologyFact = z.object({
 });
 export type ManifestChronologyFact = z.infer<typeof ManifestChronologyFact>;
 
+const ManifestLineageSignal = z.object({
+  kind: Text(64),
+  original: z.enum(['origin', 'target', 'none']),
+  weight: Score,
+  detail: Text(4096),
+});
+
+/** Engine 0.4.0+: how histories that share commits relate, and the signals on which side is the original. */
+export const ManifestLineage = z.object({
+  forkPoints: z.array(z.object({ commit: Commit, time: Timestamp })).max(1000),
+  originOnlyCommits: Count,
+  targetOnlyCommits: Count,
+  truncated: z.boolean(),
+  signals: z.array(ManifestLineageSignal).max(64),
+  thirdLine: z.boolean(),
+  original: z.enum(['origin', 'target', 'none']),
+  certain: z.boolean(),
+});
+export type ManifestLineage = z.infer<typeof ManifestLineage>;
+
 export const ManifestLayerScore = z.object({ layer: Layer, score: Score, items: Count });
 export const ManifestAlternative = z.object({ verdict: Verdict, score: Score, reason: Text(4096) });
 
@@ -55,7 +75,7 @@ const InventorySummary = z.object({
 export const ManifestSkippedItem = z.object({
   side: ManifestSide.optional(),
   path: Text(4096),
-  reason: z.enum(['SYMLINK', 'SUBMODULE', 'FILE_TOO_LARGE', 'UNSAFE_PATH', 'HISTORY_TRUNCATED']),
+  reason: z.enum(['SYMLINK', 'SUBMODULE', 'FILE_TOO_LARGE', 'UNSAFE_PATH', 'HISTORY_TRUNCATED', 'MISSING_OBJECT']),
   size: Count.optional(),
 });
 
@@ -74,6 +94,8 @@ export const ManifestSchema = z.object({
   inventory: z.object({ origin: InventorySummary, target: InventorySummary }),
   skipped: z.array(ManifestSkippedItem).max(MAX_MANIFEST_EVIDENCE),
   chronology: z.array(ManifestChronologyFact).max(10_000),
+  /** absent in manifests of engines before 0.4.0; null when the histories share nothing */
+  lineage: ManifestLineage.nullable().optional(),
   layers: z.array(ManifestLayerScore).max(16),
   metrics: z.object({
     targetContainment: Score,

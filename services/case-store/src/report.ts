@@ -144,6 +144,15 @@ export function summarize(event: AnalysisCompletedEvent, m: ParsedManifest): str
     parts.push(`Share of the target's code material also found in the origin: ${mt.targetContainment}; of the origin's found in the target: ${mt.originContainment}.`);
   }
   if (mt.sharedCommits > 0) parts.push(`The two histories share ${plural(mt.sharedCommits, 'commit')}.`);
+  const l = m.lineage;
+  const fork = l?.forkPoints[0];
+  if (l && fork) {
+    parts.push(`The newest commit both hold is ${fork.commit.slice(0, 12)}, dated ${day(fork.time)}; after it the origin has ${plural(l.originOnlyCommits, 'commit')} and the target ${plural(l.targetOnlyCommits, 'commit')}.`);
+    const kinds = l.signals.filter((s) => s.original === l.original && Number(s.weight) > 0).map((s) => s.kind.toLowerCase().replace(/_/g, ' '));
+    if (l.certain) parts.push(`The ${l.original}'s pinned commit is in the other history, so the other continues it.`);
+    else if (l.original !== 'none') parts.push(`Signals that the ${l.original} is the original: ${kinds.join(', ')}.`);
+    else parts.push('The signals do not show which side is the original.');
+  }
   if (mt.declaredUpstream && mt.declaredBy !== 'none') parts.push(`The ${mt.declaredBy} declares the other repository as its upstream.`);
   const od = day(event.pair.origin.committedAt);
   const td = day(event.pair.target.committedAt);

@@ -19,6 +19,8 @@ export interface FixtureOptions {
   verdict?: Manifest['verdict'];
   /** Varies item contents between fixtures. */
   seed?: number;
+  /** The histories share commits: the manifest carries the lineage section. */
+  lineage?: Manifest['lineage'];
 }
 
 /** Deterministic evidence: item i cycles through layers, strengths, kinds, paths and languages. */
@@ -59,6 +61,7 @@ export function fixtureManifest(o: FixtureOptions): Manifest {
       { kind: 'HEAD_TIME', side: 'origin', time: '1700000000', commit: o.originCommit, detail: 'pinned origin commit time' },
       { kind: 'MATERIAL_FIRST_APPEARANCE', side: 'both', time: null, commit: null, detail: 'matched fingerprints dated earlier in origin: 3; earlier in target: 0' },
     ],
+    lineage: o.lineage ?? null,
     layers: LAYERS.map((layer) => ({ layer, score: '0.5000', items: evidence.filter((e) => e.layer === layer).length })),
     metrics: {
       targetContainment: '0.6200', originContainment: '0.4100', sharedCommits: 0, declaredUpstream: false, declaredBy: 'none',

@@ -2,12 +2,15 @@ import { BlobReader } from '../git/catfile';
 import { resolveGitDir } from '../git/runner';
 import { Deadline, resolveLimits } from '../limits';
 import type { StageOptions } from '../inventory';
-import type { ChronologyFact, Comparison, EvidenceItem, Fingerprints, History, Inventory, Layer, LayerScore, RepoRef } from '../types';
+import type { ChronologyFact, Comparison, EvidenceItem, Fingerprints, History, Inventory, Layer, LayerScore, RepoRef, Topology } from '../types';
 import { LAYERS } from '../types';
 import { matchCode, type Fragment } from './code';
 import { compareDependencies } from './dependency';
 import { cmp, dec, strengthOf } from './format';
-import { declaresUpstream, MaterialDater, repoNames, sharedCommits } from './history-layer';
+import { MaterialDater } from './history-layer';
+import { DOC_FILE } from '../lineage/names';
+import { lineageSignals, type SideLineageInput } from '../lineage/signals';
+import { topology } from '../lineage/topology';
 import { compareLanguage } from './language';
 import { compareStructure } from './structure';
 import { compareTests } from './tests';
@@ -22,9 +25,14 @@ export interface SideData {
 const MAX_CODE_ITEMS = 2000;
 const MAX_DATED_FRAGMENTS = 60;
 const MAX_ITEMS_PER_LAYER = 300;
+/** A history stage output persisted by an earlier engine version has no names. */
+const NO_NAMES: History['names'] = { pinned: [], past: [] };
 
 /** Evidence for every layer, chronology facts and the metrics the decision uses. */
-export async function compare(origin: SideData, target: SideData, opts: StageOptions & { readers?: { origin: BlobReader; target: BlobReader } } = {}): Promise<Comparison> {
+export async function compare(
+  origin: SideData, target: SideData,
+  opts: StageOptions & { readers?: { origin: BlobReader; target: BlobReader }; /** from the history stage; computed here when absent */ topology?: Topology } = {},
+): Promise<Comparison> {
   const limits = resolveLimits(opts.limits);
   const deadline = opts.deadline ?? new Deadline(limits.timeBudgetMs, opts.signal);
   const o = origin.fingerprints;
@@ -39,21 +47,21 @@ export async function compare(origin: SideData, target: SideData, opts: StageOpt
       cmp(t.files[a.targetFile]!.path, t.files[b.targetFile]!.path) || a.target.startLine - b.target.startLine,
   );
 
-  // HISTORY: shared commits, declarations, dated material.
-  const shared = sharedCommits(origin.history, target.history);
-  const oNames = repoNames(origin.repo.url, o);
-  const tNames = repoNames(target.repo.url, t);
-  const distinctNames = (a: string[], b: string[]): string[] => a.filter((n) => !b.includes(n));
-  const targetDeclares = declaresUpstream(t, distinctNames(oNames, tNames));
-  const originDeclares = declaresUpstream(o, distinctNames(tNames, oNames));
+  // HISTORY: how the histories relate (git answers it on a view of both object stores).
+  const topo = opts.topology ?? (await topology({ origin: origin.repo.dir, target: target.repo.dir }, { origin: origin.history.commit, target: target.history.commit }, { limits, deadline, signal: opts.signal }));
+  const shared = topo.forkPoints.length > 0;
+  const oIds = new Set(origin.history.commits.map((c) => c.id));
+  const tIds = new Set(target.history.commits.map((c) => c.id));
   const oReader = opts.readers?.origin ?? new BlobReader(resolveGitDir(origin.repo.dir));
   const tReader = opts.readers?.target ?? new BlobReader(resolveGitDir(target.repo.dir));
-  const dates = new Map<Fragment, { o: number | null; t: number | null }>();
+  const dates = new Map<Fragment, { o: number | null; t: number | null; shared: boolean }>();
+  // Who had matched material first. Material whose first appearance on either side is a commit both
+  // histories hold was inherited from the shared line: a tie, never evidence of direction.
   let originFirstWeight = 0;
   let targetFirstWeight = 0;
   try {
-    const oDater = new MaterialDater(oReader, origin.history, o.k, o.window, limits.maxFileBytes, o);
-    const tDater = new MaterialDater(tReader, target.history, t.k, t.window, limits.maxFileBytes, t);
+    const oDater = new MaterialDater(oReader, origin.history, o.k, o.window, limits.maxFileBytes, o, (c) => tIds.has(c));
+    const tDater = new MaterialDater(tReader, target.history, t.k, t.window, limits.maxFileBytes, t, (c) => oIds.has(c));
     let n = 0;
     for (const f of frags.slice(0, MAX_DATED_FRAGMENTS)) {
       const of = o.files[f.originFile]!;
@@ -62,9 +70,10 @@ export async function compare(origin: SideData, target: SideData, opts: StageOpt
       const th = f.targetFps.map((i) => tf.hashes[i]!);
       const ov = await oDater.firstAppearance(of.path, of.language === 'generic' ? null : of.language, oh);
       const tv = await tDater.firstAppearance(tf.path, tf.language === 'generic' ? null : tf.language, th);
-      dates.set(f, { o: ov?.time ?? null, t: tv?.time ?? null });
-      if (ov && tv && ov.time !== tv.time && ov.commit !== tv.commit) {
-        if (ov.time < tv.time) originFirstWeight += f.originFps.length;
+      const inherited = Boolean(ov?.shared || tv?.shared);
+      dates.set(f, { o: ov?.version.time ?? null, t: tv?.version.time ?? null, shared: inherited });
+      if (ov && tv && !inherited && ov.version.time !== tv.version.time && ov.version.commit !== tv.version.commit) {
+        if (ov.version.time < tv.version.time) originFirstWeight += f.originFps.length;
         else targetFirstWeight += f.originFps.length;
       }
       if (++n % 10 === 0) deadline.check();
@@ -81,7 +90,7 @@ export async function compare(origin: SideData, target: SideData, opts: StageOpt
     const tf = t.files[f.targetFile]!;
     const n = f.originFps.length;
     const d = dates.get(f);
-    const when = d ? `; first appearance origin ${d.o ?? 'unknown'}, target ${d.t ?? 'unknown'}` : '';
+    const when = d ? `; first appearance origin ${d.o ?? 'unknown'}, target ${d.t ?? 'unknown'}${d.shared ? ' (inherited from shared history)' : ''}` : '';
     evidence.push({
       id: '', layer: 'CODE', kind: 'CODE_FRAGMENT', strength: strengthOf(n, 8, 20), score: dec(Math.min(1, n / 40)), language: of.language,
       origin: { path: of.path, startLine: f.origin.startLine, endLine: f.origin.endLine, blobId: of.blobId },
@@ -104,34 +113,32 @@ export async function compare(origin: SideData, target: SideData, opts: StageOpt
     chronology.push({ kind: 'PINNED_COMMIT', side, time: head ? String(head.time) : null, commit: head?.id ?? null, detail: `${h.commitsWalked} commits walked${h.truncated ? ' (history truncated at maxCommits)' : ''}` });
     chronology.push({ kind: 'OLDEST_COMMIT_WALKED', side, time: oldest ? String(oldest.time) : null, commit: oldest?.id ?? null, detail: 'oldest commit reachable within the limits' });
   }
+  const docs = (fp: Fingerprints): SideLineageInput['docs'] => fp.manifests.filter((m) => !m.path.includes('/') && DOC_FILE.test(m.path)).sort((a, b) => cmp(a.path, b.path));
+  const lin = lineageSignals(
+    topo,
+    {
+      origin: { url: origin.repo.url, names: origin.history.names ?? NO_NAMES, docs: docs(o) },
+      target: { url: target.repo.url, names: target.history.names ?? NO_NAMES, docs: docs(t) },
+    },
+    { origin: originFirstWeight, target: targetFirstWeight },
+  );
   let historyScore = 0;
-  const oHead = origin.history.commit;
-  const tHead = target.history.commit;
-  const tIds = new Set(target.history.commits.map((c) => c.id));
-  const oIds = new Set(origin.history.commits.map((c) => c.id));
-  const originHeadIsShared = tIds.has(oHead);
-  const targetHeadIsShared = oIds.has(tHead);
-  if (shared.count > 0) {
+  if (shared) {
     const smaller = Math.max(1, Math.min(origin.history.commitsWalked, target.history.commitsWalked));
-    historyScore = Math.min(1, 0.5 + shared.count / (2 * smaller));
-    chronology.push({ kind: 'SHARED_COMMITS', side: 'both', time: shared.newest ? String(shared.newest.time) : null, commit: shared.newest?.id ?? null, detail: `${shared.count} commits in both histories; newest shared commit given` });
+    historyScore = Math.min(1, 0.5 + topo.sharedCommits / (2 * smaller));
+    const f = topo.forkPoints[0]!;
     evidence.push({
       id: '', layer: 'HISTORY', kind: 'SHARED_COMMITS', strength: 'STRONG', score: dec(historyScore), origin: null, target: null,
-      detail: `${shared.count} commits in both histories (oldest ${shared.oldest?.id ?? ''}, newest ${shared.newest?.id ?? ''})${originHeadIsShared ? '; the origin commit is in the target history' : ''}${targetHeadIsShared ? '; the target commit is in the origin history' : ''}`,
+      detail: `${topo.sharedCommits}${topo.truncated ? '+' : ''} commits in both histories: common ancestry; fork point ${f.commit} (${new Date(f.time * 1000).toISOString().slice(0, 10)})` +
+        `${topo.forkPoints.length > 1 ? ` and ${topo.forkPoints.length - 1} more merge base(s)` : ''}; after it the origin made ${topo.originOnly} commits, the target ${topo.targetOnly}`,
     });
+    chronology.push({ kind: 'SHARED_COMMITS', side: 'both', time: String(f.time), commit: f.commit, detail: `${topo.sharedCommits} commits in both histories; newest shared commit given` });
+  } else if (lin.declaration) {
+    historyScore = 0.75;
   }
-  for (const [declarer, path] of [['target', targetDeclares], ['origin', originDeclares]] as const) {
-    if (!path) continue;
-    historyScore = Math.max(historyScore, 0.75);
-    const loc = { path, startLine: 0, endLine: 0, blobId: '' };
-    evidence.push({
-      id: '', layer: 'HISTORY', kind: 'DECLARED_UPSTREAM', strength: 'STRONG', score: dec(1),
-      origin: declarer === 'origin' ? loc : null, target: declarer === 'target' ? loc : null,
-      detail: `the ${declarer} declares the ${declarer === 'target' ? 'origin' : 'target'} as its upstream`,
-    });
-    chronology.push({ kind: 'DECLARED_UPSTREAM', side: declarer, time: null, commit: null, detail: `${path} names the other repository as upstream` });
-  }
-  chronology.push({ kind: 'MATERIAL_FIRST_APPEARANCE', side: 'both', time: null, commit: null, detail: `matched fingerprints dated earlier in origin: ${originFirstWeight}; earlier in target: ${targetFirstWeight}` });
+  evidence.push(...lin.evidence);
+  chronology.push(...lin.chronology);
+  chronology.push({ kind: 'MATERIAL_FIRST_APPEARANCE', side: 'both', time: null, commit: null, detail: `matched fingerprints dated earlier in origin: ${originFirstWeight}; earlier in target: ${targetFirstWeight}${shared ? ' (material first seen in shared commits is not counted)' : ''}` });
 
   // Stable ids after a total order on content.
   const layerOrder = (l: Layer): number => LAYERS.indexOf(l);
@@ -147,19 +154,20 @@ export async function compare(origin: SideData, target: SideData, opts: StageOpt
   const layers: LayerScore[] = LAYERS.map((l) => ({ layer: l, score: dec(scores[l]), items: evidence.filter((e) => e.layer === l).length }));
   opts.onProgress?.({ stage: 'compare', done: 6, total: 6, unit: 'items' });
   return {
+    lineage: shared ? lin.result : null,
     layers,
     evidence,
     chronology,
     metrics: {
       targetContainment: dec(code.targetContainment),
       originContainment: dec(code.originContainment),
-      sharedCommits: shared.count,
-      declaredUpstream: Boolean(targetDeclares || originDeclares),
-      declaredBy: targetDeclares ? 'target' : originDeclares ? 'origin' : 'none',
+      sharedCommits: topo.sharedCommits,
+      declaredUpstream: lin.declaration !== null,
+      declaredBy: lin.declaration?.by ?? 'none',
       originFirstWeight,
       targetFirstWeight,
-      originHeadIsShared,
-      targetHeadIsShared,
+      originHeadIsShared: topo.originIsAncestor,
+      targetHeadIsShared: topo.targetIsAncestor,
       originCodeTokens: o.totalTokens,
       targetCodeTokens: t.totalTokens,
       fragments: code.fragments.length,

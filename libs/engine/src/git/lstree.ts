@@ -5,7 +5,8 @@ export interface TreeEntry {
   mode: string;
   type: string;
   oid: string;
-  size: number | null;
+  /** null for trees and submodules; `missing` when the object is not in the repository (a partial clone) */
+  size: number | null | 'missing';
   path: string;
 }
 
@@ -36,7 +37,9 @@ export function listTree(gitDir: string, commit: string, maxEntries: number, tim
         const tab = rec.indexOf(9);
         if (tab < 0) continue;
         const [mode = '', type = '', oid = '', sizeStr = ''] = rec.subarray(0, tab).toString('utf8').trim().split(/ +/);
-        entries.push({ mode, type, oid, size: sizeStr === '-' ? null : Number(sizeStr), path: rec.subarray(tab + 1).toString('utf8') });
+        // ls-tree prints BAD as the size of an object it cannot find.
+        const size = sizeStr === '-' ? null : /^[0-9]+$/.test(sizeStr) ? Number(sizeStr) : 'missing';
+        entries.push({ mode, type, oid, size, path: rec.subarray(tab + 1).toString('utf8') });
         if (entries.length > maxEntries) {
           kill(new EngineError('REPOSITORY_TOO_LARGE', `more than ${maxEntries} tracked entries`, 'maxFiles'));
           return;

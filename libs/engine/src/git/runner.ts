@@ -13,6 +13,8 @@ export interface GitRunOptions {
   /** Extra `-c key=value` overrides (e.g. to allow https for a clone). */
   config?: string[];
   input?: string;
+  /** Exit codes other than 0 that are answers, not failures (e.g. 1 from `merge-base` with no common ancestor). */
+  okExitCodes?: readonly number[];
 }
 
 const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
@@ -87,7 +89,7 @@ export function runGit(args: readonly string[], opts: GitRunOptions = {}): Promi
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
       if (failure) return reject(failure);
-      if (code !== 0) {
+      if (code !== 0 && !(code !== null && opts.okExitCodes?.includes(code))) {
         const err = new EngineError('GIT_FAILED', `git ${args[0] ?? ''} exited with code ${code ?? 'null'}`);
         (err as EngineError & { stderr?: string }).stderr = stderr;
         return reject(err);

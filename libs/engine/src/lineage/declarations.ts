@@ -1,0 +1,136 @@
+// Declarations of descent in ordinary prose ("This is a fork of the excellent
+// `request` module", "a continuation of harthur/brain", "formerly known as X"):
+// a trigger phrase, then a name within the next few words of the same sentence.
+import { hostedRepo, lineOf } from './names';
+
+const TRIGGER = new RegExp(
+  [
+    '(?:hard|soft|friendly|community|maintained|community[- ]maintained|actively[- ]maintained|blessed|official)?\\s*fork(?:ed)?\\s+(?:of|from|off)',
+    'forked\\s+(?:it\\s+|this\\s+\\w+\\s+)?from',
+    'based\\s+on',
+    'derived\\s+from',
+    'continuation\\s+of',
+    'successor\\s+(?:to|of)',
+    'descendant\\s+of',
+    'spin-?off\\s+(?:of|from)',
+    'cloned?\\s+(?:of|from)',
+    'originally\\s+(?:forked\\s+from|based\\s+on|derived\\s+from|from|part\\s+of|known\\s+as|called|named|released\\s+as)',
+    'formerly(?:\\s+known\\s+as|\\s+called)?',
+    'previously\\s+(?:known\\s+as|called|named)',
+    'renamed\\s+from',
+    'upstream(?:\\s+(?:is|project|repository|repo|library))?\\s*:?',
+    'port\\s+of',
+    '(?:maintained|patched|modernized|updated|improved|extended)\\s+version\\s+of',
+  ].map((t) => `\\b${t}(?![A-Za-z0-9])`).join('|'),
+  'gi',
+);
+/** How many words after the trigger a name may come ("a fork of the excellent `request` module"). */
+const MAX_WORDS_AFTER = 8;
+
+/**
+ * An original pointing at its successor: "The new repository can be found at",
+ * "now maintained by … at [repository](…)", "moved to", "please use … instead".
+ * The name may come anywhere in the rest of the sentence.
+ */
+const SUCCESSOR = new RegExp(
+  [
+    'new\\s+(?:repository|repo|home|location|project)',
+    '(?:has\\s+)?moved\\s+to',
+    'now\\s+(?:maintained|developed|lives|hosted|continued|available)',
+    'continued\\s+(?:at|in|on|by|as)',
+    'superseded\\s+by',
+    'replaced\\s+by',
+    'successor\\s+(?:is|project|repository)',
+    'deprecated\\s+in\\s+favou?r\\s+of',
+    'please\\s+(?:use|switch\\s+to|migrate\\s+to)',
+  ].map((t) => `\\b${t}(?![A-Za-z0-9])`).join('|'),
+  'gi',
+);
+const MAX_WORDS_SUCCESSOR = 30;
+const TOKEN = /[@A-Za-z0-9][A-Za-z0-9@/._:+-]*[A-Za-z0-9]|[A-Za-z0-9]/g;
+
+export interface Declaration {
+  /** the name matched, as normalised */
+  name: string;
+  path: string;
+  line: number;
+  /** the trigger and the words after it, normalised: compared to find text inherited from the other side */
+  sentence: string;
+}
+
+/** Text from a trigger to the end of its sentence (at most a short line's worth), markup removed. */
+function windowAfter(text: string, from: number): string {
+  let end = Math.min(text.length, from + 240);
+  const stop = /[.!?](\s|$)|\n\s*\n|\n[#=*-]/g;
+  stop.lastIndex = from;
+  const m = stop.exec(text);
+  if (m && m.index < end) end = m.index;
+  return text.slice(from, end);
+}
+
+export const normaliseSentence = (s: string): string => s.toLowerCase().replace(/[^a-z0-9@/._-]+/g, ' ').trim();
+
+/** Tokens a name may be cited as: URLs reduced to `owner/repo`, code and emphasis marks dropped. */
+export function candidates(window: string, maxWords = MAX_WORDS_AFTER): string[] {
+  const plain = window.replace(/\]\(([^)]*)\)/g, ' $1 ').replace(/[`*_[\]<>"'()]/g, ' ');
+  const out: string[] = [];
+  TOKEN.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = TOKEN.exec(plain)) && out.length < maxWords + 4) {
+    let t = m[0].toLowerCase().replace(/^(git\+)?(https?:\/\/|git:\/\/)?(www\.)?/, '').replace(/\.git$/, '').replace(/[.:]+$/, '');
+    const hosted = hostedRepo(t);
+    if (hosted) t = hosted;
+    out.push(t);
+  }
+  return out.slice(0, maxWords);
+}
+
+/**
+ * The first declaration in `docs` that names one of `names` (spellings of the
+ * other repository's names), skipping names in `own` (the declarer's own) and
+ * sentences in `inherited`.
+ */
+export function findDeclaration(
+  docs: readonly { path: string; text: string }[], names: ReadonlySet<string>, own: ReadonlySet<string>, inherited: ReadonlySet<string> = new Set(),
+): Declaration | null {
+  return find(TRIGGER, MAX_WORDS_AFTER, docs, names, own, inherited);
+}
+
+/** The first sentence in `docs` that points at one of `names` as where the project went on (see SUCCESSOR). */
+export function findSuccessor(
+  docs: readonly { path: string; text: string }[], names: ReadonlySet<string>, own: ReadonlySet<string>, inherited: ReadonlySet<string> = new Set(),
+): Declaration | null {
+  return find(SUCCESSOR, MAX_WORDS_SUCCESSOR, docs, names, own, inherited);
+}
+
+function find(
+  trigger: RegExp, maxWords: number, docs: readonly { path: string; text: string }[], names: ReadonlySet<string>, own: ReadonlySet<string>, inherited: ReadonlySet<string>,
+): Declaration | null {
+  if (!names.size) return null;
+  for (const d of docs) {
+    trigger.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = trigger.exec(d.text))) {
+      const win = windowAfter(d.text, m.index + m[0].length);
+      // A sentence the other side (or the shared project) has too was inherited, not declared by this side.
+      if (inherited.has(normaliseSentence(m[0] + ' ' + win))) continue;
+      for (const c of candidates(win, maxWords)) {
+        if (names.has(c) && !own.has(c)) return { name: c, path: d.path, line: lineOf(d.text, m.index), sentence: normaliseSentence(m[0] + ' ' + win) };
+      }
+    }
+  }
+  return null;
+}
+
+/** Every trigger sentence of the texts, normalised (to recognise a declaration both sides inherited). */
+export function declarationSentences(texts: readonly string[], max = 64): string[] {
+  const out = new Set<string>();
+  for (const re of [TRIGGER, SUCCESSOR]) {
+    for (const text of texts) {
+      re.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      while ((m = re.exec(text)) && out.size < max) out.add(normaliseSentence(m[0] + ' ' + windowAfter(text, m.index + m[0].length)));
+    }
+  }
+  return [...out].sort();
+}

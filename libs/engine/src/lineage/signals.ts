@@ -1,0 +1,235 @@
+// Which side of a pair that shares history is the original (DESIGN §4, "Shared
+// history is proof"). Each signal holds for forks in general, not for one
+// project: ancestry, declarations, identity kept, maintainers kept, merges of
+// the common line, and the chronology of material that appeared after the fork
+// point. Pure: the same inputs give the same signals, items and weights.
+import { dec } from '../compare/format';
+import type { ChronologyFact, EvidenceItem, LineageResult, LineageSignal, Location, NameRef, Side, Topology } from '../types';
+import { continuity } from './maintainers';
+import { declarationSentences, findDeclaration, findSuccessor } from './declarations';
+import { sameName, spellings, urlNames } from './names';
+
+/** Weights of the signals in the decision (docs/engine.md): a direction needs 2 and twice the other side's. */
+export const WEIGHTS = {
+  /** the declarer names the other side by a name it carries now and that was not the shared project's */
+  DECLARED_SPECIFIC: 3,
+  /** the declarer names a name of the shared project (the other side's former or inherited name) */
+  DECLARED_FORMER: 2,
+  /** the original points at the other side as where the project went on ("The new repository can be found at …") */
+  SUCCESSOR: 3,
+  IDENTITY: { package: 2, module: 2, project: 1.5, url: 1, title: 0.5 } as Record<NameRef['kind'], number>,
+  IDENTITY_MAX: 2.5,
+  MAINTAINERS_CLEAR: 2,
+  MAINTAINERS_LEANING: 1,
+  SYNC_MERGES: 1.5,
+  SYNC_MERGES_MANY: 2,
+  POST_FORK_CHRONOLOGY: 1,
+} as const;
+export const DIRECTION_MIN_WEIGHT = 2;
+
+export interface SideLineageInput {
+  url?: string;
+  names: { pinned: NameRef[]; past: NameRef[] };
+  /** prose files at the pinned commit (README, NOTICE, …) */
+  docs: { path: string; blobId: string; text: string }[];
+}
+
+export interface LineageOutput {
+  result: LineageResult;
+  evidence: EvidenceItem[];
+  chronology: ChronologyFact[];
+  declaration: { by: Side; specific: boolean } | null;
+  /** the side the signals make the original, or null */
+  original: Side | null;
+  certain: boolean;
+}
+
+const other = (s: Side): Side => (s === 'origin' ? 'target' : 'origin');
+const short = (c: string): string => c.slice(0, 12);
+const pct = (x: number): string => `${Math.round(x * 100)}%`;
+const loc = (n: { path: string; line: number; blobId: string }): Location => ({ path: n.path, startLine: n.line, endLine: n.line, blobId: n.blobId });
+const citable = (n: NameRef): boolean => n.kind !== 'title' || !/\s/.test(n.name);
+
+function spellingSet(names: readonly NameRef[], extra: readonly string[] = []): Set<string> {
+  const out = new Set<string>();
+  for (const n of names) if (citable(n)) for (const s of spellings(n.name)) out.add(s);
+  for (const e of extra) for (const s of spellings(e)) out.add(s);
+  return out;
+}
+
+/**
+ * Signals on which side is the original, with their evidence items. `postFork`
+ * holds the weights of matched material first dated after the fork point
+ * (material dated inside shared commits is a tie and not counted there).
+ */
+export function lineageSignals(
+  topo: Topology,
+  sides: { origin: SideLineageInput; target: SideLineageInput },
+  postFork: { origin: number; target: number },
+): LineageOutput {
+  const signals: LineageSignal[] = [];
+  const evidence: EvidenceItem[] = [];
+  const chronology: ChronologyFact[] = [];
+  const item = (kind: string, weight: number, original: Side | 'none', detail: string, locs: { origin?: Location | null; target?: Location | null } = {}): void => {
+    evidence.push({
+      id: '', layer: 'HISTORY', kind, strength: weight >= 2 ? 'STRONG' : weight >= 1 ? 'MODERATE' : 'WEAK', score: dec(Math.min(1, weight / 3)),
+      origin: locs.origin ?? null, target: locs.target ?? null, detail,
+    });
+  };
+  const vote = (kind: LineageSignal['kind'], original: Side | 'none', weight: number, detail: string): void => {
+    signals.push({ kind, original, weight: weight.toFixed(4), detail });
+  };
+
+  const shared = topo.forkPoints.length > 0;
+  for (const f of topo.forkPoints) chronology.push({ kind: 'FORK_POINT', side: 'both', time: String(f.time), commit: f.commit, detail: `newest commit both histories hold (a merge base); origin made ${topo.originOnly} commits after it, target ${topo.targetOnly}${topo.truncated ? ' (counts stop at maxCommits)' : ''}` });
+
+  // Ancestry: certain when it applies.
+  let certain: Side | null = null;
+  if (shared && topo.originIsAncestor !== topo.targetIsAncestor) {
+    certain = topo.originIsAncestor ? 'origin' : 'target';
+    const d = `the ${certain}'s pinned commit is in the ${other(certain)}'s history: the ${other(certain)} continues it (${topo.originIsAncestor ? topo.targetOnly : topo.originOnly} commits after it)`;
+    vote('ANCESTRY', certain, 10, d);
+    item('PINNED_COMMIT_IN_OTHER_HISTORY', 3, certain, d);
+  } else if (shared && topo.originIsAncestor) {
+    vote('ANCESTRY', 'none', 0, 'both sides pin the same commit');
+  }
+
+  // Maintainers: the side the people who made the shared history went on committing to.
+  const c = continuity(topo.authors.preFork, topo.authors.origin, topo.authors.target);
+  const bothWent = c.counted.origin > 0 && c.counted.target > 0;
+  const thirdLine = bothWent && c.counted.preFork >= 5 && topo.originOnly >= 3 && topo.targetOnly >= 3 && Math.max(c.origin, c.target) < 0.05;
+  if (bothWent) {
+    const hi: Side = c.origin >= c.target ? 'origin' : 'target';
+    const h = Math.max(c.origin, c.target);
+    const l = Math.min(c.origin, c.target);
+    const w = h >= 0.1 && h >= 3 * l ? WEIGHTS.MAINTAINERS_CLEAR : h >= 0.1 && h >= 1.5 * l ? WEIGHTS.MAINTAINERS_LEANING : 0;
+    const core = c.core.map((a) => `${a.name} ${pct(a.share)}`).join(', ');
+    const d = `authors of the shared history (most commits: ${core}) made ${dec(c.origin)} of the origin's ${c.counted.origin} later commits (by share) and ${dec(c.target)} of the target's ${c.counted.target}` +
+      (w ? `: the ${hi} keeps its maintainers` : thirdLine ? ': neither side keeps them' : ': no clear difference');
+    vote('MAINTAINERS', w ? hi : 'none', w, d);
+    item('MAINTAINERS_CONTINUED', w, w ? hi : 'none', d);
+  }
+
+  // Identity: per name key held at the fork point, the side that kept it and the side that changed it.
+  const idWeight = { origin: 0, target: 0 };
+  const keptStrong = { origin: false, target: false };
+  for (const f of topo.forkPointNames) {
+    const now = (s: Side): NameRef | undefined => sides[s].names.pinned.find((n) => n.key === f.key);
+    const o = now('origin');
+    const t = now('target');
+    if (!o || !t) continue;
+    const keepO = sameName(o.name, f.name);
+    const keepT = sameName(t.name, f.name);
+    if (keepO === keepT) continue;
+    const keeper: Side = keepO ? 'origin' : 'target';
+    const w = WEIGHTS.IDENTITY[f.kind];
+    idWeight[keeper] += w;
+    if (w >= WEIGHTS.IDENTITY.project) keptStrong[keeper] = true;
+    const d = `${f.path} ${f.kind === 'title' ? 'title' : f.kind === 'url' ? 'repository' : 'name'} at the fork point ${short(f.commit)} was "${f.name}"; the origin has "${o.name}", the target "${t.name}": the ${keeper} kept the project's identity, the ${other(keeper)} changed it`;
+    item('IDENTITY_KEPT', w, keeper, d, { origin: loc(o), target: loc(t) });
+  }
+  for (const s of ['origin', 'target'] as const) {
+    if (idWeight[s] > 0) vote('IDENTITY', s, Math.min(WEIGHTS.IDENTITY_MAX, idWeight[s]), `the ${s} kept names of the shared project that the ${other(s)} changed`);
+  }
+
+  // Declarations in prose, matched against every name the other side carried, and its URL. A name the
+  // shared project carried (at the fork point, or earlier) points at the other side only if that side
+  // continues the project (its maintainers, or its package name): two forks of a third project both
+  // declare the third one. And the original pointing at its successor.
+  const forkNames = spellingSet(topo.forkPointNames);
+  const continues = (s: Side): boolean => keptStrong[s] || (bothWent && c[s] >= 0.1);
+  /** What one side reads of the other: the names it carries now, every name it carried, its prose sentences. */
+  const seen = (s: Side) => ({
+    current: spellingSet(sides[s].names.pinned, urlNames(sides[s].url)),
+    all: spellingSet([...sides[s].names.pinned, ...sides[s].names.past, ...topo.forkPointNames], urlNames(sides[s].url)),
+    // Text the other side (or the shared project) has word for word was inherited, not written by the declarer.
+    inherited: new Set([...topo.forkPointSentences, ...declarationSentences(sides[s].docs.map((d) => d.text))]),
+  });
+  const view = { origin: seen('origin'), target: seen('target') };
+  const at = (by: Side, f: { path: string; line: number }): { origin?: Location; target?: Location } => {
+    const l = { path: f.path, startLine: f.line, endLine: f.line, blobId: sides[by].docs.find((d) => d.path === f.path)?.blobId ?? '' };
+    return by === 'origin' ? { origin: l } : { target: l };
+  };
+  let declaration: LineageOutput['declaration'] = null;
+  const declared: Partial<Record<Side, { specific: boolean; weight: number }>> = {};
+  for (const by of ['target', 'origin'] as const) {
+    const them = view[other(by)];
+    // The declarer's own names, except those the other side carries too: "a fork of `request`" by a fork
+    // whose README still has the title "Request" names the other side.
+    const own = new Set([...view[by].current].filter((n) => !them.current.has(n)));
+    const found = findDeclaration(sides[by].docs, them.all, own, them.inherited);
+    if (found) {
+      const specific = them.current.has(found.name) && !forkNames.has(found.name);
+      const w = specific ? WEIGHTS.DECLARED_SPECIFIC : !shared || continues(other(by)) ? WEIGHTS.DECLARED_FORMER : 0;
+      declared[by] = { specific, weight: w };
+      const whose = specific ? `a name the ${other(by)} carries` : `a name the ${other(by)} carried${shared ? ' or the shared project carried' : ''}`;
+      const d = `the ${by}'s ${found.path} declares descent from "${found.name}", ${whose}` +
+        (w ? '' : `; the ${other(by)} does not continue that project (maintainers or package name), so both may descend from it`);
+      vote('DECLARATION', w ? other(by) : 'none', w, d);
+      item('DECLARED_UPSTREAM', w ? Math.max(2, w) : 1, w ? other(by) : 'none', d, at(by, found));
+      chronology.push({ kind: 'DECLARED_UPSTREAM', side: by, time: null, commit: null, detail: `${found.path}:${found.line} names ${w ? 'the other repository' : 'a project both descend from'} as its origin` });
+    }
+    // The original pointing at its successor: only the other side's own current name counts, not the shared project's.
+    const successor = findSuccessor(sides[by].docs, new Set([...them.current].filter((n) => !forkNames.has(n))), view[by].current, them.inherited);
+    if (successor) {
+      const d = `the ${by}'s ${successor.path} points at "${successor.name}", a name the ${other(by)} carries, as where the project went on: the ${other(by)} is its successor`;
+      vote('SUCCESSOR', by, WEIGHTS.SUCCESSOR, d);
+      item('SUCCESSOR_NAMED', WEIGHTS.SUCCESSOR, by, d, at(by, successor));
+    }
+  }
+
+  const dT = declared.target?.weight ?? 0;
+  const dO = declared.origin?.weight ?? 0;
+  if (dT > dO) declaration = { by: 'target', specific: declared.target!.specific };
+  else if (dO > dT) declaration = { by: 'origin', specific: declared.origin!.specific };
+
+  // Merges of the common line made after the fork point: the side that keeps pulling it in is downstream.
+  const mO = topo.syncMerges.origin;
+  const mT = topo.syncMerges.target;
+  if (shared && (mO || mT)) {
+    const puller: Side = mT >= mO ? 'target' : 'origin';
+    const hi = Math.max(mO, mT);
+    const lo = Math.min(mO, mT);
+    const w = hi >= 3 && hi >= 3 * lo ? (hi >= 10 ? WEIGHTS.SYNC_MERGES_MANY : WEIGHTS.SYNC_MERGES) : 0;
+    const d = `after the fork point the origin merged shared history ${mO} times, the target ${mT} times${w ? `: the ${puller} pulls from the ${other(puller)}` : ''}`;
+    vote('SYNC_MERGES', w ? other(puller) : 'none', w, d);
+    item('SYNC_MERGES', w, w ? other(puller) : 'none', d);
+  }
+
+  // Material that first appears after the fork point: the side that had it first is its source.
+  if (shared && (postFork.origin || postFork.target)) {
+    const first: Side = postFork.origin >= postFork.target ? 'origin' : 'target';
+    const hi = Math.max(postFork.origin, postFork.target);
+    const lo = Math.min(postFork.origin, postFork.target);
+    const w = hi >= 20 && hi >= 2 * lo ? WEIGHTS.POST_FORK_CHRONOLOGY : 0;
+    const d = `matched material first seen after the fork point appears earlier in the origin (${postFork.origin} fingerprints) and earlier in the target (${postFork.target})`;
+    vote('POST_FORK_CHRONOLOGY', w ? first : 'none', w, d);
+    item('POST_FORK_CHRONOLOGY', w, w ? first : 'none', d);
+  }
+
+  // The decision's direction.
+  let original: Side | null = certain;
+  if (!certain) {
+    const sum = { origin: 0, target: 0 };
+    for (const s of signals) if (s.original !== 'none') sum[s.original] += Number(s.weight);
+    const hi: Side = sum.origin >= sum.target ? 'origin' : 'target';
+    if (sum[hi] >= DIRECTION_MIN_WEIGHT && sum[hi] >= 2 * sum[other(hi)] && sum.origin !== sum.target) original = hi;
+  }
+  return {
+    result: {
+      forkPoints: topo.forkPoints.map((f) => ({ commit: f.commit, time: String(f.time) })),
+      originOnlyCommits: topo.originOnly,
+      targetOnlyCommits: topo.targetOnly,
+      truncated: topo.truncated,
+      signals,
+      thirdLine,
+      original: original ?? 'none',
+      certain: certain !== null,
+    },
+    evidence,
+    chronology,
+    declaration,
+    original,
+    certain: certain !== null,
+  };
+}

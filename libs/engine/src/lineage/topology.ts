@@ -1,0 +1,127 @@
+import { BlobReader } from '../git/catfile';
+import { PairView } from '../git/pair-view';
+import { resolveGitDir } from '../git/runner';
+import type { Deadline } from '../limits';
+import type { AuthorCount, Limits, NameRef, Topology } from '../types';
+import { declarationSentences } from './declarations';
+import { countAuthors } from './maintainers';
+import { DOC_FILE, IDENTITY_FILE, namesIn } from './names';
+
+const HEX40 = /^[0-9a-f]{40}$/;
+const MAX_DOC_BYTES = 256 * 1024;
+
+export const EMPTY_TOPOLOGY = (): Topology => ({
+  forkPoints: [], originIsAncestor: false, targetIsAncestor: false, sharedCommits: 0, originOnly: 0, targetOnly: 0, truncated: false,
+  authors: { preFork: [], origin: [], target: [] }, syncMerges: { origin: 0, target: 0 }, forkPointNames: [], forkPointSentences: [],
+});
+
+interface OwnCommit {
+  id: string;
+  parents: string[];
+  name: string;
+  email: string;
+}
+
+/**
+ * How two pinned commits relate, from git alone: merge bases (the fork
+ * points), ancestry, commits on each side after the fork point with their
+ * authors and merges, authors of the shared history, and the project's names
+ * at the newest fork point. Every walk stops at maxCommits (recorded as
+ * truncated); nothing holds either whole history.
+ */
+export async function topology(
+  dirs: { origin: string; target: string },
+  commits: { origin: string; target: string },
+  opts: { limits: Limits; deadline: Deadline; signal?: AbortSignal; reader?: BlobReader },
+): Promise<Topology> {
+  const view = PairView.open(resolveGitDir(dirs.origin), resolveGitDir(dirs.target));
+  const git = (args: string[], maxOutputBytes = 64 * 1024 * 1024): Promise<string> =>
+    view.run(args, { signal: opts.signal, timeoutMs: opts.deadline.remainingMs(), maxOutputBytes, okExitCodes: [1] }).then((b) => b.toString('utf8'));
+  const m = opts.limits.maxCommits;
+  try {
+    const o = commits.origin;
+    const t = commits.target;
+    if (!HEX40.test(o) || !HEX40.test(t)) throw new Error('topology needs resolved commit ids');
+    const bases = (await git(['merge-base', '--all', '--end-of-options', o, t])).split('\n').filter((l) => HEX40.test(l));
+    if (!bases.length) return { ...EMPTY_TOPOLOGY(), truncated: view.shallow };
+    opts.deadline.check();
+    const forkPoints = (await git(['show', '-s', '--no-show-signature', '--format=%H %ct', ...bases]))
+      .split('\n').filter(Boolean).map((l) => ({ commit: l.slice(0, 40), time: Number(l.slice(41)) }))
+      .sort((a, b) => b.time - a.time || (a.commit < b.commit ? -1 : 1));
+    const not = ['--not', ...bases];
+    const own = async (head: string): Promise<OwnCommit[]> =>
+      (await git(['log', `--max-count=${m}`, '--format=%H%x00%P%x00%aN%x00%aE', head, ...not]))
+        .split('\n').filter(Boolean).map((l) => {
+          const [id = '', parents = '', name = '', email = ''] = l.split('\0');
+          return { id, parents: parents.split(' ').filter(Boolean), name, email };
+        });
+    const [oOwn, tOwn] = [await own(o), await own(t)];
+    opts.deadline.check();
+    const shared = Number((await git(['rev-list', '--count', `--max-count=${m}`, ...bases])).trim());
+    const preFork = (await git(['log', `--max-count=${m}`, '--format=%aN%x00%aE', ...bases]))
+      .split('\n').filter(Boolean).map((l) => {
+        const [name = '', email = ''] = l.split('\0');
+        return { name, email };
+      });
+    opts.deadline.check();
+    const names = await forkPointIdentity(view, forkPoints[0]!.commit, opts);
+    return {
+      forkPoints,
+      originIsAncestor: bases.includes(o),
+      targetIsAncestor: bases.includes(t),
+      sharedCommits: shared,
+      originOnly: oOwn.length,
+      targetOnly: tOwn.length,
+      truncated: view.shallow || oOwn.length >= m || tOwn.length >= m || shared >= m,
+      authors: { preFork: countAuthors(preFork), origin: countAuthors(oOwn), target: countAuthors(tOwn) },
+      syncMerges: { origin: syncMerges(oOwn), target: syncMerges(tOwn) },
+      forkPointNames: names.names,
+      forkPointSentences: names.sentences,
+    };
+  } finally {
+    view.close();
+  }
+}
+
+/**
+ * Merges made on one side after the fork point whose other parents lie in the
+ * shared history: that side pulled the common line in again (a fork syncing
+ * with its upstream does this; the upstream rarely merges the fork's line).
+ */
+function syncMerges(own: readonly OwnCommit[]): number {
+  const ids = new Set(own.map((c) => c.id));
+  let n = 0;
+  for (const c of own) if (c.parents.length > 1 && c.parents.slice(1).some((p) => !ids.has(p))) n++;
+  return n;
+}
+
+/** Names and declaration sentences in the root files of a commit (the fork point). */
+async function forkPointIdentity(view: PairView, commit: string, opts: { deadline: Deadline; signal?: AbortSignal; reader?: BlobReader }): Promise<{ names: NameRef[]; sentences: string[] }> {
+  const out = (await view.run(['ls-tree', '-z', '--full-tree', commit], { signal: opts.signal, timeoutMs: opts.deadline.remainingMs(), maxOutputBytes: 16 * 1024 * 1024 })).toString('utf8');
+  const files: { path: string; oid: string }[] = [];
+  for (const rec of out.split('\0')) {
+    const tab = rec.indexOf('\t');
+    if (tab < 0) continue;
+    const [mode = '', type = '', oid = ''] = rec.slice(0, tab).split(' ');
+    const path = rec.slice(tab + 1);
+    if (type === 'blob' && mode !== '120000' && (IDENTITY_FILE.test(path) || DOC_FILE.test(path))) files.push({ path, oid });
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : 1));
+  const reader = opts.reader ?? new BlobReader(view.gitDir);
+  try {
+    const names: NameRef[] = [];
+    const docs: string[] = [];
+    for (const f of files) {
+      const b = await reader.readBlob(f.oid, MAX_DOC_BYTES);
+      if (!b) continue;
+      const text = b.toString('utf8');
+      if (IDENTITY_FILE.test(f.path)) names.push(...namesIn(f.path, text, f.oid, commit));
+      if (DOC_FILE.test(f.path)) docs.push(text);
+    }
+    return { names, sentences: declarationSentences(docs) };
+  } finally {
+    if (!opts.reader) reader.close();
+  }
+}
+
+export type { AuthorCount };
