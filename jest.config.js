@@ -11,7 +11,7 @@ const base = {
 };
 module.exports = {
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.test.ts'], testPathIgnorePatterns: ['\\.int\\.test\\.ts$'] },
+    { ...base, displayName: 'unit', testTimeout: 30000, testMatch: ['<rootDir>/{libs,services}/*/test/**/*.test.ts'], testPathIgnorePatterns: ['\\.int\\.test\\.ts$'] },
     { ...base, displayName: 'integration', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.int.test.ts', '<rootDir>/test/integration/**/*.test.ts'], testTimeout: 60000 },
     { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], testTimeout: 180000 },
   ],

@@ -12,6 +12,9 @@ const { Module } = (globalThis as unknown as { WebAssembly: { Module: { new (byt
 const wasm = (file: string) => new Module(readFileSync(file));
 const grammarFile = (g: string) => join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out', `tree-sitter-${g}.wasm`);
 
+// Loading all 20 grammars and parsing 2,000 texts takes seconds on a loaded 2-core machine; the limit only guards against a hang.
+jest.setTimeout(120_000);
+
 describe('grammar imports', () => {
   it('every function a grammar imports is exported by the runtime or shimmed', () => {
     const runtime = new Set(Module.exports(wasm(join(dirname(require.resolve('web-tree-sitter')), 'tree-sitter.wasm'))).map((e) => e.name));
