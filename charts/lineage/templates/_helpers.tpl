@@ -129,6 +129,8 @@ the pods when it changes. dict root, c
 {{- $v := .c.values }}
 NODE_ENV: production
 HTTP_PORT: {{ .c.port | quote }}
+# The services listen on loopback unless told otherwise; in a pod, every interface.
+HTTP_HOST: "0.0.0.0"
 NATS_URL: {{ $root.Values.nats.url | quote }}
 NATS_REQUEST_TIMEOUT_MS: {{ int64 $root.Values.nats.requestTimeoutMs | quote }}
 LOG_LEVEL: {{ default $root.Values.logLevel $v.logLevel | quote }}

@@ -14,6 +14,8 @@ const ms = z.coerce.number().int().min(1).max(3_600_000);
 
 /** Variables every service reads. */
 export const baseEnv = {
+  /** Where HTTP listens. Loopback unless told otherwise: a laptop on a café network must not expose the API; the chart and the image set 0.0.0.0 for pods. */
+  HTTP_HOST: z.string().min(1).max(255).default('127.0.0.1'),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: ms.default(25_000),

@@ -4,6 +4,7 @@ import { createDb, ensureDatabase, migrate, type Migration } from './db';
 import type { ServiceOptions } from './runtime';
 
 interface BaseConfig {
+  HTTP_HOST: string;
   HTTP_PORT: number;
   NATS_URL: string;
   LOG_LEVEL: string;
@@ -13,9 +14,10 @@ interface BaseConfig {
 }
 
 /** The part of `startService` options every service takes straight from its configuration. */
-export function baseServiceOptions(name: string, c: BaseConfig): Pick<ServiceOptions, 'name' | 'port' | 'natsUrl' | 'logLevel' | 'requestTimeoutMs' | 'shutdownTimeoutMs' | 'shutdownDelayMs'> {
+export function baseServiceOptions(name: string, c: BaseConfig): Pick<ServiceOptions, 'name' | 'host' | 'port' | 'natsUrl' | 'logLevel' | 'requestTimeoutMs' | 'shutdownTimeoutMs' | 'shutdownDelayMs'> {
   return {
     name,
+    host: c.HTTP_HOST,
     port: c.HTTP_PORT,
     natsUrl: c.NATS_URL,
     logLevel: c.LOG_LEVEL,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError, ConfigError, CursorCodec, Readiness, loadConfig, toWireError, acceptRequestId } from '../src';
+import { ApiError, ConfigError, CursorCodec, Readiness, baseEnv, baseServiceOptions, envTypes, loadConfig, toWireError, acceptRequestId } from '../src';
 
 describe('CursorCodec', () => {
   const codec = new CursorCodec('a-test-secret-of-enough-length');
@@ -56,6 +56,14 @@ describe('configuration', () => {
     expect(msg).toContain('PORT');
     expect(msg).toContain('NAME (required)');
     expect(msg).not.toContain('secret-port-value');
+  });
+});
+
+describe('listen address', () => {
+  const shape = { ...baseEnv, HTTP_PORT: envTypes.port.default(8080) };
+  it('is loopback unless HTTP_HOST says otherwise', () => {
+    expect(baseServiceOptions('s', loadConfig(shape, {})).host).toBe('127.0.0.1');
+    expect(baseServiceOptions('s', loadConfig(shape, { HTTP_HOST: '0.0.0.0' })).host).toBe('0.0.0.0');
   });
 });
 

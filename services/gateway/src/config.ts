@@ -6,7 +6,6 @@ const sha256Hex = /^[0-9a-f]{64}$/;
 export const gatewayEnv = {
   ...baseEnv,
   HTTP_PORT: envTypes.port.default(8080),
-  HTTP_HOST: z.string().default('0.0.0.0'),
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   AUTH_REQUIRED: envTypes.bool.default(false),
   /** Comma-separated sha256 hex digests of accepted API keys; the keys themselves are never configured. */

@@ -9,7 +9,6 @@ runMain('gateway', async () => {
   const keys = new ApiKeys(config.API_KEY_HASHES, config.AUTH_REQUIRED);
   await startService({
     ...baseServiceOptions('gateway', config),
-    host: config.HTTP_HOST,
     trustProxy: config.TRUST_PROXY,
     routes: (app, rt) => {
       if (config.RATE_LIMIT_ENABLED) app.use('/api', rateLimit(config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST));
