@@ -4,13 +4,31 @@ import { join } from 'node:path';
 import { analyze } from './analyze';
 import { cloneToCache } from './clone';
 import { EngineError } from './errors';
+import { ENGINE_VERSION, MANIFEST_VERSION } from './version';
 import type { AnalysisResult, Progress, RepoRef } from './types';
 
 /** Exit codes (docs/engine.md). */
 export const EXIT = { OK: 0, USAGE: 2, TOO_LARGE: 3, NOT_FOUND: 4, NOT_ALLOWED: 5, FAILED: 1 } as const;
 
 const USAGE = `usage: lineage analyze <origin> <target> [--origin-ref R] [--target-ref R] [--json] [--manifest FILE] [--workers N] [--cache DIR]
+       lineage --help | --version
   <origin>/<target>: a local git directory (bare or not) or an https URL (cloned into the cache first)`;
+
+const HELP = `${USAGE}
+
+Compares two git repositories pinned at exact commits and decides their lineage
+(independent, shared upstream, declared fork, likely or heavily derived, or
+insufficient evidence), with a direction and a confidence.
+
+  --origin-ref R, --target-ref R   branch, tag or commit to pin (default HEAD)
+  --json                           one JSON line: verdict, confidence, direction, manifestHash, manifest
+  --manifest FILE                  write the canonical manifest bytes (their sha256 is the manifest hash)
+  --workers N                      fingerprinting worker threads (default: cores - 1)
+  --cache DIR                      where URLs are cloned (default ./.cache/repos)
+
+exit codes: 0 done, 1 analysis failed, 2 usage, 3 a limit was hit,
+            4 repository/commit not found, unreadable or unreachable, 5 refused input
+docs: docs/engine.md`;
 
 interface Args {
   origin: string;
@@ -95,6 +113,14 @@ function report(r: AnalysisResult, names: { origin: string; target: string }): s
 }
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    process.stdout.write(HELP + '\n');
+    return EXIT.OK;
+  }
+  if (argv[0] === '--version' || argv[0] === '-V') {
+    process.stdout.write(`${ENGINE_VERSION} (manifest version ${MANIFEST_VERSION})\n`);
+    return EXIT.OK;
+  }
   let args: Args | null;
   try {
     args = parse(argv);

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli';
@@ -56,5 +57,40 @@ describe('lineage CLI', () => {
     const notRepo = await run(['analyze', p.origin.dir, base, '--json']);
     expect(notRepo.code).toBe(4);
     expect(JSON.parse(notRepo.out)).toEqual({ error: { code: 'REPOSITORY_NOT_FOUND', message: 'the target path is not a git repository', side: 'target' } });
+  });
+});
+
+describe('the `lineage` command (bin/lineage.js, what npm links)', () => {
+  const BIN = join(__dirname, '..', 'bin', 'lineage.js');
+  const npmBin = (args: string[], bin = BIN) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+
+  it('is what the package links, so it exists before any build', () => {
+    expect(JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).bin).toEqual({ lineage: 'bin/lineage.js' });
+  });
+
+  it('--version and --help exit 0 and say what they should', () => {
+    const v = npmBin(['--version']);
+    expect(v.status).toBe(0);
+    expect(v.stdout).toMatch(/^lineage-engine\/\d+\.\d+\.\d+ \(manifest version \d+\)\n$/);
+    const h = npmBin(['--help']);
+    expect(h.status).toBe(0);
+    expect(h.stdout).toContain('usage: lineage analyze');
+    expect(h.stdout).toContain('exit codes:');
+    const none = npmBin([]);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('usage: lineage analyze');
+  });
+
+  it('without a build it says to run make build, exit 1', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lineage-bin-'));
+    try {
+      mkdirSync(join(dir, 'bin'));
+      copyFileSync(BIN, join(dir, 'bin', 'lineage.js'));
+      const r = npmBin(['--version'], join(dir, 'bin', 'lineage.js'));
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain('run `make build`');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
