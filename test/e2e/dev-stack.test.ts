@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freshDatabase, sleep, startNats, startProcess, waitFor, waitReady, type Proc } from '../support/processes';
+import { freshDatabase, startNats, startProcess, waitFor, waitReady, type Proc } from '../support/processes';
 
 jest.setTimeout(240_000);
 
@@ -101,9 +101,15 @@ describe('make dev (scripts/dev.mjs)', () => {
     process.kill(anvil!, 'SIGKILL');
     await waitFor('the registry deployed again', async () => (dev.output().match(/\[dev\] registry deployed at/g) ?? []).length === deployedBefore + 1, 60_000, 200);
     expect(pids(dev.output(), 'anvil')).toHaveLength(2);
-    // The indexer's projection came from the old chain: it must start over and be ready again, not halt.
-    await sleep(3000);
-    await waitReady(base + 3, 90_000);
+    // The indexer's projection came from the old chain: it must start over and follow the new one, never halt.
+    const states = new Set<string>();
+    await waitFor('the indexer following the new chain', async () => {
+      const p = await fetch(`http://127.0.0.1:${base}/api/v1/protocol`).then((r) => (r.ok ? r.json() : null), () => null);
+      const state = (p as { indexer?: { state?: string } } | null)?.indexer?.state;
+      if (state) states.add(state);
+      return state === 'following';
+    }, 90_000, 250);
+    expect(states).not.toContain('halted');
     expect(dev.output()).not.toMatch(/INDEXER HALTED/);
   });
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SCENARIOS } from '../fixtures/scenarios';
 import { startGitServer, type GitServer } from '../support/git-http';
-import { startStack, type Stack } from '../support/stack';
+import { startStack, startStackWithGitServer, type Stack } from '../support/stack';
 import { waitFor } from '../support/processes';
 import { json } from '../support/http';
 
@@ -30,18 +30,11 @@ const post = (stack: Stack, path: string, body: unknown, headers: Record<string,
 
 describe('analyses of fixture repositories', () => {
   let stack: Stack;
-  let cache: string;
   beforeAll(async () => {
-    cache = mkdtempSync(join(tmpdir(), 'lineage-cache-'));
-    stack = await startStack({
-      extraEnv: {
-        'analysis-pipeline': { LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${git.port}`, LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true', REPO_CACHE_DIR: cache, WORKER_THREADS: '1' },
-      },
-    });
+    stack = await startStackWithGitServer(git.port);
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();
-    rmSync(cache, { recursive: true, force: true });
   }, 60_000);
 
   it.each(PICKED)('%s: validate, analyse, expected verdict, verifiable manifest', async (name) => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyze } from '@lineage/engine';
 import { startGitServer, type GitServer } from '../support/git-http';
-import { startStack, type Stack } from '../support/stack';
+import { startStackWithGitServer, type Stack } from '../support/stack';
 import { waitFor } from '../support/processes';
 import { json } from '../support/http';
 
@@ -46,16 +46,11 @@ afterAll(async () => {
 
 describe('real forks through the service', () => {
   let stack: Stack;
-  let cache: string;
   beforeAll(async () => {
-    cache = mkdtempSync(join(tmpdir(), 'lineage-cache-'));
-    stack = await startStack({
-      extraEnv: { 'analysis-pipeline': { LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${git.port}`, LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true', REPO_CACHE_DIR: cache, WORKER_THREADS: '1' } },
-    });
+    stack = await startStackWithGitServer(git.port);
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();
-    rmSync(cache, { recursive: true, force: true });
   }, 60_000);
 
   it.each(PICKED)('%s: the verdict is right, and the manifest is the engine run\'s byte for byte', async (name) => {

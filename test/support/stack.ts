@@ -1,4 +1,7 @@
 // The whole system as separate processes: private NATS, a fresh database, the five services.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort, freshDatabase, startNats, startService, waitReady, SERVICES, type Proc, type ServiceName } from './processes';
 
 export interface Stack {
@@ -38,4 +41,17 @@ export async function startStack(opts: { extraEnv?: Partial<Record<ServiceName, 
       await db.drop();
     },
   };
+}
+
+/**
+ * A stack whose pipeline may fetch from one local git server (loopback allowed), with a repository cache of its
+ * own that `stop()` removes, and one fingerprinting thread.
+ */
+export async function startStackWithGitServer(gitPort: number): Promise<Stack> {
+  const cache = mkdtempSync(join(tmpdir(), 'lineage-cache-'));
+  const stack = await startStack({
+    extraEnv: { 'analysis-pipeline': { LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${gitPort}`, LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true', REPO_CACHE_DIR: cache, WORKER_THREADS: '1' } },
+  });
+  const stop = stack.stop;
+  return { ...stack, stop: async () => { await stop(); rmSync(cache, { recursive: true, force: true }); } };
 }
