@@ -4,12 +4,13 @@ SHELL := /bin/bash
 NPM_STAMP := node_modules/.install-stamp
 JEST := node_modules/.bin/jest
 
-.PHONY: help install build infra dev demo test lint typecheck test-unit test-integration test-e2e chart-test clean
+.PHONY: help install build infra dev demo example test lint typecheck test-unit test-integration test-e2e chart-test clean
 
 help:
 	@echo "make dev    install, build, start NATS/PostgreSQL checks, anvil and all five services"
 	@echo "make test   install, build, lint, type-check, unit + integration + e2e tests, chart tests"
 	@echo "make demo   (with make dev running) analyse two fixture repositories, assert the fact, print the URLs"
+	@echo "make example  build two small example repositories under .example/ for the CLI (offline)"
 
 $(NPM_STAMP): package.json package-lock.json $(wildcard libs/*/package.json services/*/package.json)
 	@command -v node >/dev/null || { echo "Node.js 20+ is required (https://nodejs.org or: apt-get install nodejs npm)"; exit 1; }
@@ -31,6 +32,9 @@ dev: build infra
 
 demo: build
 	node -r ./scripts/swc-register.cjs scripts/demo.ts
+
+example: install
+	@node -r ./scripts/swc-register.cjs scripts/example-repos.ts .example
 
 lint: install
 	npx eslint .
@@ -54,4 +58,4 @@ test: build infra lint typecheck test-unit test-integration test-e2e chart-test
 	@echo "make test: all suites passed"
 
 clean:
-	rm -rf node_modules libs/*/dist services/*/dist libs/*/tsconfig.tsbuildinfo services/*/tsconfig.tsbuildinfo .dev
+	rm -rf node_modules libs/*/dist services/*/dist libs/*/tsconfig.tsbuildinfo services/*/tsconfig.tsbuildinfo .dev .example

@@ -3,7 +3,8 @@
 // fetched and analysed by the running services. The service's manifest must be
 // byte-identical to the engine's own run on the same repositories and URLs, so
 // the service path and the CLI give the same verdict.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +14,8 @@ import { startStackWithGitServer, type Stack } from '../support/stack';
 import { waitFor } from '../support/processes';
 import { json } from '../support/http';
 
+const run = promisify(execFile);
+const CLI = resolve(__dirname, '..', '..', 'libs', 'engine', 'bin', 'lineage.js');
 const DIR = process.env.LINEAGE_REAL_REPOS ?? resolve(__dirname, '..', '..', '..', 'shared', 'real-repos');
 /** A GitHub fork, a blessed fork whose origin commit is in its history, and a hard fork with thousands of commits on each side. */
 const PICKED = ['uuid-fork', 'mapstructure-fork', 'coco-hard-fork'];
@@ -78,5 +81,10 @@ describe('real forks through the service', () => {
       target: { dir: join(root, `${r.target}.git`), commit: r.targetCommit, url: manifest.pair.target.url },
     });
     expect(local.bytes.toString('utf8')).toBe(bytes.toString('utf8'));
-  }, 180_000);
+
+    // And as a user checks it: `lineage verify <case URL> <clone> <clone>` recomputes the case's manifest.
+    const caseId = await waitFor('the case', async () => (await json(await fetch(`${stack.api}/analyses/${analysis.id}`))).analysis.caseId ?? undefined, 60_000, 250);
+    const verified = await run(process.execPath, [CLI, 'verify', `${stack.api}/cases/${caseId}`, join(root, `${r.origin}.git`), join(root, `${r.target}.git`)]);
+    expect(verified.stdout).toBe(`identical: the recomputed manifest hashes to ${local.hash}\n`);
+  }, 240_000);
 });

@@ -37,6 +37,8 @@ export async function history(repo: RepoRef, inv: Inventory, opts: StageOptions 
     throw e;
   });
   deadline.check();
+  // Progress counts toward the history's real size (bounded by the limit), never toward the limit itself.
+  const total = opts.onProgress ? await commitCount(gitDir, commit, limits.maxCommits, opts.signal, deadline) : 0;
   const commits: CommitInfo[] = [];
   const versions: Record<string, PathVersion[]> = {};
   const identityVersions: Record<string, PathVersion[]> = {};
@@ -52,7 +54,7 @@ export async function history(repo: RepoRef, inv: Inventory, opts: StageOptions 
       }
       cur = { id, time: Number(time), parents: parents.filter(Boolean) };
       commits.push(cur);
-      if (commits.length % 1000 === 0) opts.onProgress?.({ stage: 'history', done: commits.length, total: limits.maxCommits, unit: 'commits', ...(opts.side ? { side: opts.side } : {}) });
+      if (commits.length % 1000 === 0) opts.onProgress?.({ stage: 'history', done: commits.length, total: Math.max(total, commits.length), unit: 'commits', ...(opts.side ? { side: opts.side } : {}) });
     } else if (cur && line.startsWith(':')) {
       const tab = line.indexOf('\t');
       if (tab < 0) continue;
@@ -72,6 +74,12 @@ export async function history(repo: RepoRef, inv: Inventory, opts: StageOptions 
   opts.onProgress?.({ stage: 'history', done: commits.length, total: commits.length, unit: 'commits', ...(opts.side ? { side: opts.side } : {}) });
   const names = await projectNames(gitDir, inv, identityVersions, opts);
   return { commit, headTime: commits[0]?.time ?? 0, commitsWalked: commits.length, truncated, commits, pathVersions, names };
+}
+
+/** Commits reachable from `commit`, at most `max` (`rev-list --count` walks ids only: cheap next to the log). */
+async function commitCount(gitDir: string, commit: string, max: number, signal: AbortSignal | undefined, deadline: Deadline): Promise<number> {
+  const out = await runGit(['rev-list', '--count', `--max-count=${max}`, '--end-of-options', commit], { gitDir, signal, timeoutMs: deadline.remainingMs(), maxOutputBytes: 64 });
+  return Number(out.toString('utf8').trim()) || 0;
 }
 
 /** Names at the pinned commit (its root identity files) and in sampled earlier versions of those files. */

@@ -2,7 +2,8 @@
  * Bump whenever the manifest content for the same input could change
  * (0.2.0: shared misspellings in LANGUAGE, from the pinned list in typos.ts;
  * 0.3.0: code fingerprints common across unrelated code weigh nothing, from data/common-fingerprints.bin;
- * 0.4.0: shared history decides who forked from whom: topology from git, lineage signals, the manifest's `lineage`).
+ * 0.4.0: shared history decides who forked from whom: topology from git, lineage signals, the manifest's `lineage`;
+ * 0.5.0: evidence text gives first appearances as ISO 8601 UTC times, not Unix seconds).
  */
-export const ENGINE_VERSION = 'lineage-engine/0.4.0';
+export const ENGINE_VERSION = 'lineage-engine/0.5.0';
 export const MANIFEST_VERSION = '1';

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyze, EngineError, type Progress } from '@lineage/engine';
 import { SCENARIOS } from '../../../test/fixtures/scenarios';
+import { buildRepo } from '../../../test/fixtures/git-builder';
 
 jest.setTimeout(120_000);
 const base = mkdtempSync(join(tmpdir(), 'lineage-progress-'));
@@ -24,6 +25,21 @@ describe('progress and cancellation', () => {
     expect(last('history', 'target')!.done).toBe(4);
     for (const e of events) expect(e.done).toBeLessThanOrEqual(e.total);
     expect(events.some((e) => e.stage === 'compare')).toBe(true);
+  });
+
+  it('history progress counts toward the real number of commits, not the commit limit', async () => {
+    // 2,500 commits: progress fires every 1,000, each time out of the history's real size.
+    const commits = Array.from({ length: 2500 }, (_, i) => ({ time: 1_600_000_000 + i * 60, message: `c${i}`, files: { 'src/a.js': `export const v = ${i};\n` } }));
+    const dir = join(base, 'long.git');
+    const commit = buildRepo(dir, { commits });
+    const events: Progress[] = [];
+    await analyze({ origin: { dir, commit }, target: { dir, commit }, workers: 1, onProgress: (e) => events.push(e) });
+    const history = events.filter((e) => e.stage === 'history' && e.side === 'origin');
+    expect(history.map((e) => [e.done, e.total])).toEqual([[1000, 2500], [2000, 2500], [2500, 2500]]);
+    // and never more than the limit when the history is longer than it
+    const capped: Progress[] = [];
+    await analyze({ origin: { dir, commit }, target: { dir, commit }, workers: 1, limits: { maxCommits: 1500 }, onProgress: (e) => capped.push(e) });
+    expect(capped.filter((e) => e.stage === 'history' && e.side === 'origin').map((e) => [e.done, e.total])).toEqual([[1000, 1500], [1500, 1500]]);
   });
 
   it('stops at a stage boundary when the signal is aborted', async () => {

@@ -26,3 +26,8 @@ export function sharedKeys<A, B>(a: Map<string, A>, b: Map<string, B>): [string,
   }
   return out;
 }
+
+/** Unix seconds as an ISO 8601 UTC time (`2020-09-13T12:26:40Z`) for evidence text people read; `unknown` when absent. */
+export function isoTime(seconds: number | null): string {
+  return seconds === null ? 'unknown' : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+}

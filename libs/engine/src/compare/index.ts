@@ -6,7 +6,7 @@ import type { ChronologyFact, Comparison, EvidenceItem, Fingerprints, History, I
 import { LAYERS } from '../types';
 import { matchCode, type Fragment } from './code';
 import { compareDependencies } from './dependency';
-import { cmp, dec, strengthOf } from './format';
+import { cmp, dec, isoTime, strengthOf } from './format';
 import { MaterialDater } from './history-layer';
 import { DOC_FILE } from '../lineage/names';
 import { lineageSignals, type SideLineageInput } from '../lineage/signals';
@@ -90,7 +90,7 @@ export async function compare(
     const tf = t.files[f.targetFile]!;
     const n = f.originFps.length;
     const d = dates.get(f);
-    const when = d ? `; first appearance origin ${d.o ?? 'unknown'}, target ${d.t ?? 'unknown'}${d.shared ? ' (inherited from shared history)' : ''}` : '';
+    const when = d ? `; first appearance origin ${isoTime(d.o)}, target ${isoTime(d.t)}${d.shared ? ' (inherited from shared history)' : ''}` : '';
     evidence.push({
       id: '', layer: 'CODE', kind: 'CODE_FRAGMENT', strength: strengthOf(n, 8, 20), score: dec(Math.min(1, n / 40)), language: of.language,
       origin: { path: of.path, startLine: f.origin.startLine, endLine: f.origin.endLine, blobId: of.blobId },
