@@ -43,7 +43,12 @@ it('halts on a reorg below finality, keeps serving reads, and a development rese
   const indexer = stack.procs['fact-indexer'];
   await waitFor('the writer halts', async () => /INDEXER HALTED/.test(indexer.output()), 20_000);
   expect(indexer.output()).toMatch(/reorg below the finalized block/);
-  expect((await body('/protocol')).indexer.state).toBe('halted');
+  const halted = (await body('/protocol')).indexer;
+  expect(halted).toMatchObject({ state: 'halted', halted: expect.stringMatching(/^reorg below the finalized block \d+: .*reset\.js --yes/), lagBlocks: null });
+  // The halted writer is not ready (its check says why); reads go on through the gateway.
+  const ready = await fetch(`http://127.0.0.1:${stack.ports['fact-indexer']}/ready`);
+  expect(ready.status).toBe(503);
+  expect((await json(ready)).checks.indexer).toEqual({ ok: false, detail: `halted: ${halted.halted}` });
   // Reads keep serving the last trustworthy state; the direct read shows the disagreement.
   expect((await body(`/facts/${factKey()}`)).fact.canonical.status).toBe('ASSERTED');
   expect((await body(`/facts/${factKey()}?source=chain`)).matches).toBe(false);
@@ -52,7 +57,7 @@ it('halts on a reorg below finality, keeps serving reads, and a development rese
   await indexer.stop();
   const again = startService('fact-indexer', { ...stack.env, ...indexerEnv, HTTP_PORT: String(stack.ports['fact-indexer']) });
   stack.procs['fact-indexer'] = again;
-  await waitReady(stack.ports['fact-indexer']);
+  await waitFor('fact-indexer up', async () => (await fetch(`http://127.0.0.1:${stack.ports['fact-indexer']}/health`)).status === 200);
   await waitFor('still halted', async () => (await body('/protocol')).indexer.state === 'halted', 20_000);
   await again.stop();
 

@@ -67,7 +67,7 @@ describe('registry projections', () => {
     expect(templates.items[0]).toMatchObject({ templateId: '1', name: 'lineage/v1', textHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     const policies = await body('/policies');
     expect(policies.items[0]).toMatchObject({ policyId: '1', version: '1', livenessSeconds: '3600', bondWei: '10000000000000000', resolver: devAccount(1).address, freshnessSeconds: String(30 * 24 * 3600) });
-    expect(policies.meta).toEqual({ indexedBlock: expect.stringMatching(/^\d+$/), finalizedBlock: expect.stringMatching(/^\d+$/), lagBlocks: expect.stringMatching(/^\d+$/) });
+    expect(policies.meta).toEqual({ indexedBlock: expect.stringMatching(/^\d+$/), finalizedBlock: expect.stringMatching(/^\d+$/), lagBlocks: expect.stringMatching(/^\d+$/), halted: false });
   });
 });
 
@@ -211,7 +211,7 @@ describe('lists, filters and errors', () => {
     await expectError(await get('/facts/123456789'), 404, 'FACT_NOT_FOUND');
     await expectError(await get('/resolutions/999999'), 404, 'RESOLUTION_NOT_FOUND');
     const p = await body('/protocol');
-    expect(p).toMatchObject({ chainId: '31337', registryAddress: registry.address, indexer: { writer: true, state: 'following' } });
+    expect(p).toMatchObject({ chainId: '31337', registryAddress: registry.address, indexer: { writer: true, state: 'following', halted: null } });
     expect(BigInt(p.indexer.headBlock) - BigInt(p.indexer.indexedBlock)).toBe(BigInt(p.indexer.lagBlocks));
     expect(BigInt(p.indexer.finalizedBlock)).toBeLessThanOrEqual(BigInt(p.indexer.indexedBlock));
   });

@@ -66,7 +66,11 @@ export function registerHandlers(nats: Nats, projections: Projections, chain: Ch
       registryAddress: contract?.address ?? null,
       outcomes: [...OUTCOMES],
       eventKinds: [...ACTIVITY_KINDS],
-      indexer: { headBlock: m.headBlock, finalizedBlock: m.finalizedBlock, indexedBlock: m.indexedBlock, lagBlocks: m.lagBlocks, writer: writer.isWriter, state: writer.state },
+      indexer: {
+        headBlock: m.headBlock, finalizedBlock: m.finalizedBlock, indexedBlock: m.indexedBlock, lagBlocks: m.lagBlocks, writer: writer.isWriter,
+        // A halt is the whole indexer's (whoever takes the lease halts too), so every replica reports it from the cursor.
+        state: m.haltReason === null ? writer.state : 'halted', halted: m.haltReason,
+      },
     };
   });
 }

@@ -8,8 +8,9 @@ import type { Knex, Logger } from '@lineage/service-kit';
 import type { ChainSource } from './chain-source';
 import type { IndexerMetrics } from './metrics';
 import { LeaseLost, type WriterLease } from './lease';
-import { Batch, eventsBetween, prune, readCursor, resetProjections, rollbackTo, storeBlocks, storedBlocks, writeCursor, type CursorRow } from './store';
+import { Batch, eventsBetween, prune, readCursor, resetProjections, rollbackTo, storeBlocks, storedBlocks, writeCursor } from './store';
 import type { ChainEvent } from './fold';
+import { RESET_HINT, compareIdentity, differentChainHalt, identityOf, isDifferentChainHalt } from './chain-identity';
 
 export type IndexerState = 'standby' | 'idle' | 'backfilling' | 'following' | 'halted';
 
@@ -32,7 +33,10 @@ const big = (v: string | null | undefined, fallback: bigint) => (v === null || v
 
 export class Indexer {
   state: IndexerState = 'standby';
+  /** Why the writer halted (as stored in the cursor); null unless `state` is halted. */
+  haltReason: string | null = null;
   private stopping = false;
+  private waitingFor: string | null = null;
   private wake: (() => void) | null = null;
   private running: Promise<void> | null = null;
   private recovered = false;
@@ -77,8 +81,7 @@ export class Indexer {
       } catch (err) {
         if (err instanceof LeaseLost) {
           this.log.warn('writer lease lost; standing by');
-          this.recovered = false;
-          this.state = 'standby';
+          this.standBy();
         } else {
           // Warn once per streak of failures (e.g. the chain is down), then quietly retry every poll.
           const detail = { err: err instanceof Error ? { message: err.message, code: (err as { code?: string }).code } : String(err), failures: ++this.failures };
@@ -97,13 +100,17 @@ export class Indexer {
   /** One step; true when there is more to do at once. */
   async step(): Promise<boolean> {
     if (!(await this.lease.tryAcquire())) {
-      this.recovered = false;
-      this.state = 'standby';
+      this.standBy();
       this.metrics.writer.set(0);
       return false;
     }
     this.metrics.writer.set(1);
-    if (this.state === 'halted') return false;
+    if (this.state === 'halted') {
+      // Only an operator clears a halt, by resetting the projection (src/reset.ts): then start over.
+      if ((await readCursor(this.db))?.halted) return false;
+      this.log.info({ was: this.haltReason }, 'halt cleared: the projection was reset; indexing again');
+      this.standBy();
+    }
     if (!this.contract || this.contract.status !== 'live') {
       this.contract = await this.chain.contract();
       if (this.contract.status !== 'live') {
@@ -112,7 +119,7 @@ export class Indexer {
       }
     }
     if (!this.recovered) {
-      await this.recover(this.contract);
+      if (!(await this.recover(this.contract))) return false;
       this.recovered = true;
       if ((this.state as IndexerState) === 'halted') return false;
     }
@@ -129,32 +136,94 @@ export class Indexer {
     });
   }
 
+  /** Not (or no longer) the writer: a halt is the writer's to report; whoever takes the lease finds it in the cursor. */
+  private standBy(): void {
+    this.startOver('standby');
+    this.metrics.halted.set(0);
+  }
+
+  /** Forget what was learnt from the chain so the next step reads the contract and recovers again. */
+  private startOver(state: IndexerState): void {
+    this.state = state;
+    this.haltReason = null;
+    this.recovered = false;
+    this.contract = null;
+    this.prefetched = null;
+  }
+
+  /** Not ready to write yet (the node lacks a block we need): say so once, and try again next poll. */
+  private wait(reason: string): false {
+    if (this.waitingFor !== reason) this.log.warn({ reason }, 'indexer waiting for the node');
+    this.waitingFor = reason;
+    this.state = 'idle';
+    return false;
+  }
+
+  private async hashAt(block: bigint): Promise<string | null> {
+    const [node] = await this.chain.blocks(block, block);
+    return node?.hash ?? null;
+  }
+
   /**
-   * On taking the lease: create the cursor, refuse a different registry, and
-   * roll back everything above the finalized block (the journal may hold a
-   * crashed writer's unfinalized work; it is re-read from the chain).
+   * On taking the lease: create the cursor, or check that the chain is still
+   * the one indexed (chain id, registry, deployment block hash; and the stored
+   * finalized block's hash), then roll back everything above the finalized
+   * block (the journal may hold a crashed writer's unfinalized work; it is
+   * re-read from the chain). False: wait for the node and try again.
    */
-  private async recover(contract: Contract): Promise<void> {
+  private async recover(contract: Contract): Promise<boolean> {
+    this.prefetched = null;
     const registry = contract.address?.toLowerCase() ?? null;
     const start = contract.deployedBlock === null ? -1n : BigInt(contract.deployedBlock) - 1n;
+    // Indexing starts at the deployment block (block 0 when chain-reader is not told it): that block anchors the identity.
+    const deployed = contract.deployedBlock === null ? 0n : BigInt(contract.deployedBlock);
+    const deployedHash = await this.hashAt(deployed);
+    if (deployedHash === null) return this.wait(`the node does not have the registry's deployment block ${deployed} yet`);
     const before = await readCursor(this.db);
-    // Is this still the chain we indexed? Its finalized block must carry the hash we stored for it.
-    let sameChain = !before || (before.chain_id === contract.chainId && before.registry === registry);
-    if (before && sameChain && before.finalized_block !== null) {
-      const canon = BigInt(before.finalized_block);
-      const ours = (await storedBlocks(this.db, canon)).get(canon);
-      const [node] = canon >= 0n && ours ? await this.chain.blocks(canon, canon) : [];
-      if (ours && node && node.hash !== ours.hash) sameChain = false;
+    // What differs, and the full halt reason (with the way out) if it comes to that.
+    let reason: string | null = null;
+    let haltWith = '';
+    if (before) {
+      const anchor = before.deployed_block === null ? null : BigInt(before.deployed_block);
+      const anchorHash = anchor === null || anchor === deployed ? deployedHash : await this.hashAt(anchor);
+      const v = compareIdentity(identityOf(before), { chainId: contract.chainId, registry, deployedBlockHash: anchorHash });
+      if (v.verdict === 'unknown') return this.wait(v.reason);
+      if (v.verdict === 'different') {
+        reason = v.reason;
+        haltWith = differentChainHalt(v.reason);
+      } else if (before.finalized_block !== null) {
+        // The stored finalized block must still carry our hash; otherwise the chain was reorganised below finality while no writer watched.
+        const canon = BigInt(before.finalized_block);
+        const ours = (await storedBlocks(this.db, canon)).get(canon);
+        const [node] = canon >= 0n && ours ? await this.chain.blocks(canon, canon) : [];
+        if (ours && node && node.hash !== ours.hash) {
+          reason = `the finalized block ${canon} has another hash on the node (indexed ${ours.hash}, node ${node.hash}): a reorg below finality, or a different chain`;
+          haltWith = `${reason}; ${RESET_HINT}`;
+        }
+        // A cursor from before the identity was recorded: only our finalized block on the node vouches for the chain it records.
+        else if (ours && !node && before.deployed_block_hash === null) return this.wait(`the node does not have the finalized block ${canon} yet`);
+      }
     }
+    this.waitingFor = null;
     await this.tx(async (trx) => {
       const c = await readCursor(trx, true);
-      if (c && !sameChain && this.opts.resetOnChainChange) {
+      if (c && reason && this.opts.resetOnChainChange) {
         // Development only (a fresh anvil under an old database): forget everything and index the new chain.
         await resetProjections(trx);
-        this.log.warn({ registry }, 'chain or registry changed: projections reset (INDEXER_RESET_ON_CHAIN_CHANGE)');
+        this.log.warn({ reason }, 'chain or registry changed: projections reset (INDEXER_RESET_ON_CHAIN_CHANGE)');
       } else if (c) {
-        if (c.halted) return this.halt(trx, c.halted, false);
-        if (!sameChain) return this.halt(trx, 'the chain or registry differs from the one indexed (its finalized block or address changed); reset the facts schema to index the new one', true);
+        if (c.halted) {
+          // A halt for a different chain is lifted once the node serves the indexed chain again (chain-reader's
+          // configuration fixed): nothing of the other chain was written. Any other halt needs a reset.
+          if (reason || !isDifferentChainHalt(c.halted)) return this.halt(trx, c.halted, false);
+          await writeCursor(trx, { halted: null });
+          this.log.warn({ was: c.halted }, 'the node serves the indexed chain again: halt lifted');
+        }
+        if (reason) return this.halt(trx, haltWith, true);
+        if (c.deployed_block_hash === null) {
+          await writeCursor(trx, { deployed_block: deployed.toString(), deployed_block_hash: deployedHash });
+          this.log.info({ deployedBlock: deployed.toString(), hash: deployedHash }, 'chain identity recorded');
+        }
         const indexed = big(c.indexed_block, start);
         const canon = big(c.finalized_block, start);
         if (indexed > canon) {
@@ -164,19 +233,53 @@ export class Indexer {
         }
         return;
       }
-      await writeCursor(trx, { chain_id: contract.chainId, registry, indexed_block: start.toString(), finalized_block: start.toString(), chain_finalized_block: '0', head_block: null, head_timestamp: null, halted: null });
+      await writeCursor(trx, {
+        chain_id: contract.chainId, registry, deployed_block: deployed.toString(), deployed_block_hash: deployedHash,
+        indexed_block: start.toString(), finalized_block: start.toString(), chain_finalized_block: '0', head_block: null, head_timestamp: null, halted: null,
+      });
     });
+    return true;
+  }
+
+  /**
+   * While running, a node behind our cursor or a reorg below finality may be
+   * another chain altogether (a restarted dev anvil): compare identities. True
+   * when it is; the writer has then halted (or, in development, reset).
+   */
+  private async chainChanged(): Promise<boolean> {
+    const c = await readCursor(this.db);
+    if (!c) return false;
+    const contract = await this.chain.contract();
+    if (contract.status !== 'live') return false;
+    const anchorHash = c.deployed_block === null ? null : await this.hashAt(BigInt(c.deployed_block));
+    const v = compareIdentity(identityOf(c), { chainId: contract.chainId, registry: contract.address?.toLowerCase() ?? null, deployedBlockHash: anchorHash });
+    if (v.verdict !== 'different') return false;
+    if (this.opts.resetOnChainChange) {
+      await this.tx((trx) => resetProjections(trx));
+      this.log.warn({ reason: v.reason }, 'chain or registry changed: projections reset (INDEXER_RESET_ON_CHAIN_CHANGE)');
+      this.startOver('idle');
+    } else {
+      await this.tx((trx) => this.halt(trx, differentChainHalt(v.reason), true));
+    }
+    return true;
   }
 
   private async halt(trx: Knex.Transaction, reason: string, store: boolean): Promise<void> {
     if (store) await writeCursor(trx, { halted: reason });
     this.state = 'halted';
+    this.haltReason = reason;
     this.metrics.halted.set(1);
     this.log.error({ reason }, 'INDEXER HALTED: the writer stops rather than guess; projections keep serving');
   }
 
   private async sync(heads: Heads): Promise<boolean> {
-    const c = (await readCursor(this.db)) as CursorRow;
+    const c = await readCursor(this.db);
+    if (!c) {
+      // An operator reset the projection under a running writer (src/reset.ts): create the cursor again.
+      this.log.warn('the cursor is gone (the projection was reset); starting over');
+      this.startOver('idle');
+      return true;
+    }
     const head = BigInt(heads.latest.number);
     const stored = big(c.chain_finalized_block, 0n);
     const reported = BigInt(heads.finalized.number);
@@ -189,6 +292,8 @@ export class Indexer {
     this.gauges(head, indexed, canon);
 
     if (head < indexed) {
+      // A fresh chain starts below us too: only its deployment block tells it from a lagging node.
+      if (await this.chainChanged()) return this.state !== 'halted';
       // A node behind our cursor is lagging (or rolled back without new blocks yet): wait, never rewind on its word.
       if (!this.warnedBehind) this.log.warn({ head: head.toString(), indexed: indexed.toString() }, 'node head is behind the indexed block; waiting');
       this.warnedBehind = true;
@@ -326,9 +431,10 @@ export class Indexer {
           ancestor = n;
           break;
         }
-        // The finalized block itself differs: a reorg below finality. Stop loudly.
+        // The finalized block itself differs: another chain (say which), or a reorg below finality. Stop loudly.
         if (n === canon && mine && theirs !== undefined && theirs !== mine.hash) {
-          await this.tx((trx) => this.halt(trx, `reorg below the finalized block ${canon}`, true));
+          if (await this.chainChanged()) return this.state !== 'halted';
+          await this.tx((trx) => this.halt(trx, `reorg below the finalized block ${canon}: finalized blocks cannot be undone; ${RESET_HINT}`, true));
           return false;
         }
         if (n === canon && !mine) ancestor = canon; // nothing stored for it (start of indexing): it is final by definition

@@ -17,6 +17,8 @@ runMain('fact-indexer', async () => {
   await startService({
     ...baseServiceOptions('fact-indexer', config),
     db,
+    // The writer that halted is not ready: that is where an SRE looks first. A standby (or a healthy writer) stays ready.
+    checks: { indexer: async () => (indexer?.isWriter && indexer.state === 'halted' ? { ok: false, detail: `halted: ${indexer.haltReason}` } : { ok: true }) },
     beforeDrain: [{ name: 'indexer', run: async () => indexer?.stop() }],
     onNats: (nats, rt) => {
       const chain = new ChainSource(nats, config.INDEXER_CHAIN_TIMEOUT_MS);

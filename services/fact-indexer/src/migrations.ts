@@ -133,4 +133,23 @@ export const migrations: Migration[] = [
       // Nothing to undo: 0001's down removes the tables.
     },
   },
+  {
+    // The chain the projection belongs to, beside chain id and registry: the registry's deployment block and its hash.
+    // A fresh chain (a restarted dev anvil) reuses the chain id and, with the same deployer and nonce, the address;
+    // its deployment block's hash differs from the first block on. Nullable: a row written before this migration
+    // (or by an older replica during a rolling update) gets them filled by the writer (src/indexer.ts, recover).
+    name: '0003_facts_cursor_chain_identity',
+    async up(knex) {
+      await knex.schema.withSchema(SCHEMA).alterTable('cursor', (t) => {
+        t.bigInteger('deployed_block');
+        t.string('deployed_block_hash', 66);
+      });
+    },
+    async down(knex) {
+      await knex.schema.withSchema(SCHEMA).alterTable('cursor', (t) => {
+        t.dropColumn('deployed_block_hash');
+        t.dropColumn('deployed_block');
+      });
+    },
+  },
 ];

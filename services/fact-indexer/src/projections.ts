@@ -14,6 +14,7 @@ export interface Cursorish {
   finalized_block: string | null;
   head_block: string | null;
   head_timestamp: string | null;
+  halted: string | null;
 }
 
 /** Chain time: freshness windows are measured on the chain's clock (its head), not the server's. */
@@ -33,19 +34,27 @@ export class Projections {
     return this.t('cursor').where('id', 1).first();
   }
 
+  /**
+   * Lag is head − indexed, and only that: unknown (null) while the writer is
+   * halted (the head it last saw says nothing about the chain now) or when the
+   * head is below the indexed block (a lagging node, or another chain).
+   */
   static meta(c: Cursorish | undefined): Meta {
     const indexed = c?.indexed_block ?? null;
     const head = c?.head_block ?? null;
+    const halted = Boolean(c?.halted);
     return {
       indexedBlock: indexed === null || BigInt(indexed) < 0n ? null : String(indexed),
       finalizedBlock: c?.finalized_block == null || BigInt(c.finalized_block) < 0n ? null : String(c.finalized_block),
-      lagBlocks: head === null || indexed === null ? null : String(BigInt(head) > BigInt(indexed) ? BigInt(head) - BigInt(indexed) : 0n),
+      lagBlocks: halted || head === null || indexed === null || BigInt(head) < BigInt(indexed) ? null : String(BigInt(head) - BigInt(indexed)),
+      halted,
     };
   }
 
-  async meta(): Promise<Meta & { headBlock: string | null }> {
+  /** The list meta plus the head and the halt reason, from the cursor row, so every replica reports them. */
+  async meta(): Promise<Meta & { headBlock: string | null; haltReason: string | null }> {
     const c = await this.cursor();
-    return { ...Projections.meta(c), headBlock: c?.head_block == null ? null : String(c.head_block) };
+    return { ...Projections.meta(c), headBlock: c?.head_block == null ? null : String(c.head_block), haltReason: c?.halted ?? null };
   }
 
   static fact(r: Record<string, unknown>, now: bigint): Fact {

@@ -39,6 +39,9 @@ export interface CursorRow {
   head_block: string | null;
   head_timestamp: string | null;
   halted: string | null;
+  /** The registry's deployment block (0 when chain-reader is not told it) and its hash: with chain id and registry, which chain this is. */
+  deployed_block: string | null;
+  deployed_block_hash: string | null;
 }
 
 const CHUNK = 500;

@@ -27,8 +27,17 @@ export const Fact = z
   .openapi('Fact');
 export type Fact = z.infer<typeof Fact>;
 
+/** Lag shared by every indexer view: chain head − indexed block; null when unknown (nothing seen yet, the node's head below the indexed block, or the writer halted). */
+const LagBlocks = DecimalId.nullable().openapi({ description: 'Chain head minus the indexed block; null when unknown: nothing indexed or seen yet, the head below the indexed block (a lagging node or another chain), or the writer halted.' });
+
 export const IndexerMeta = z
-  .object({ indexedBlock: DecimalId.nullable(), finalizedBlock: DecimalId.nullable(), lagBlocks: DecimalId.nullable() })
+  .object({
+    indexedBlock: DecimalId.nullable(),
+    finalizedBlock: DecimalId.nullable(),
+    lagBlocks: LagBlocks,
+    /** The writer halted: the projection stopped at indexedBlock and may not describe the chain now (GET /protocol says why). Defaulted so a reply from an older replica still parses. */
+    halted: z.boolean().default(false).openapi({ description: 'True when the writer halted: the projection stopped at indexedBlock and may not describe the chain now; GET /protocol gives the reason.' }),
+  })
   .openapi('IndexerMeta');
 
 export const FactKeyParams = z.strictObject({ factKey: DecimalId });
@@ -139,11 +148,20 @@ export const Protocol = z
       headBlock: DecimalId.nullable(),
       finalizedBlock: DecimalId.nullable(),
       indexedBlock: DecimalId.nullable(),
-      lagBlocks: DecimalId.nullable(),
+      lagBlocks: LagBlocks,
       /** Whether the replica that answered holds the writer lease. */
       writer: z.boolean(),
-      /** standby: another replica writes; idle: no registry configured; halted: a reorg below finality stopped the writer. */
+      /**
+       * standby: another replica writes; idle: no registry configured, or waiting for the node to reach the registry's deployment block;
+       * halted (reported by every replica): the writer stopped rather than guess (a reorg below finality, or a different chain than the one indexed).
+       */
       state: z.enum(['standby', 'idle', 'backfilling', 'following', 'halted']),
+      /** Why the writer halted (what differs, and the way out); null when it is not halted. Defaulted so a reply from an older replica still parses. */
+      halted: z
+        .string()
+        .nullable()
+        .default(null)
+        .openapi({ description: 'Why the writer halted (what differs from the chain indexed, and the way out: reset the projection); null when it is not halted.' }),
     }),
   })
   .openapi('Protocol');
