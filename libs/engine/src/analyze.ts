@@ -56,22 +56,24 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
     // git log runs in its own process while this one fingerprints (the stages are independent).
     const pairHistory = inStage('history', null, () => histories(input.origin, input.target, { origin: oInv, target: tInv }, { ...stage, readers }));
     pairHistory.catch(() => undefined); // awaited below; a fingerprint failure must not leave it unhandled
-    let oFp, tFp;
+    let comparison;
     try {
-      [oFp, tFp] = await Promise.all([
+      const [oFp, tFp] = await Promise.all([
         inStage('fingerprint', 'origin', () => fingerprint(input.origin, oInv, { ...o, pool })),
         inStage('fingerprint', 'target', () => fingerprint(input.target, tInv, { ...t, pool })),
       ]);
+      const { origin: oHist, target: tHist, topology } = await pairHistory;
+      between();
+      // The pool stays up for compare: dating fingerprints old versions there, off this thread.
+      comparison = await inStage('compare', null, () => compare(
+        { repo: input.origin, inventory: oInv, fingerprints: oFp, history: oHist },
+        { repo: input.target, inventory: tInv, fingerprints: tFp, history: tHist },
+        { ...stage, readers, topology, pool },
+      ));
     } finally {
       await pool.close();
     }
-    const { origin: oHist, target: tHist, topology } = await pairHistory;
-    between();
-    const comparison = await inStage('compare', null, () => compare(
-      { repo: input.origin, inventory: oInv, fingerprints: oFp, history: oHist },
-      { repo: input.target, inventory: tInv, fingerprints: tFp, history: tHist },
-      { ...stage, readers, topology },
-    ));
+    const { origin: oHist, target: tHist } = await pairHistory;
     between();
     return await inStage('decide', null, async () => finish(input, limits, oInv, tInv, oHist, tHist, comparison));
   } finally {

@@ -1,7 +1,7 @@
 import { isCodeClass } from './classify';
 import { EngineError } from './errors';
 import { BlobReader } from './git/catfile';
-import { resolveGitDir, runGit } from './git/runner';
+import { resolveGitDir, runGit, streamGitLines } from './git/runner';
 import { Deadline, resolveLimits } from './limits';
 import { IDENTITY_FILE, namesIn } from './lineage/names';
 import { topology } from './lineage/topology';
@@ -29,43 +29,48 @@ export async function history(repo: RepoRef, inv: Inventory, opts: StageOptions 
   const commit = inv.commit;
   if (!/^[0-9a-f]{40}$/.test(commit)) throw new EngineError('INVALID_INPUT', 'invalid commit id');
   const wanted = new Set(inv.files.filter((f) => isCodeClass(f.class)).map((f) => f.path));
-  const out = await runGit(
-    ['-c', 'core.quotePath=false', 'log', '--date-order', `--max-count=${limits.maxCommits + 1}`, '--format=tformat:%x01%H %ct %P', '--raw', '--no-abbrev', '--no-renames', '--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', commit],
-    { gitDir, signal: opts.signal, timeoutMs: deadline.remainingMs(), maxOutputBytes: 512 * 1024 * 1024 },
-  ).catch((e: unknown) => {
-    if (e instanceof EngineError && e.code === 'GIT_FAILED') throw new EngineError('COMMIT_NOT_FOUND', 'commit not found');
-    throw e;
-  });
-  deadline.check();
   // Progress counts toward the history's real size (bounded by the limit), never toward the limit itself.
   const total = opts.onProgress ? await commitCount(gitDir, commit, limits.maxCommits, opts.signal, deadline) : 0;
   const commits: CommitInfo[] = [];
   const versions: Record<string, PathVersion[]> = {};
   const identityVersions: Record<string, PathVersion[]> = {};
   let cur: CommitInfo | null = null;
-  const text = out.toString('utf8');
   let truncated = false;
-  for (const line of text.split('\n')) {
-    if (line.startsWith('\x01')) {
-      const [id = '', time = '0', ...parents] = line.slice(1).trim().split(' ');
-      if (commits.length >= limits.maxCommits) {
-        truncated = true;
-        break;
+  // Parsed as it streams: memory holds the records kept, never the whole output.
+  await streamGitLines(
+    ['-c', 'core.quotePath=false', 'log', '--date-order', `--max-count=${limits.maxCommits + 1}`, '--format=tformat:%x01%H %ct %P', '--raw', '--no-abbrev', '--no-renames', '--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', commit],
+    { gitDir, signal: opts.signal, timeoutMs: deadline.remainingMs() },
+    (line) => {
+      if (line.startsWith('\x01')) {
+        const [id = '', time = '0', ...parents] = line.slice(1).trim().split(' ');
+        if (commits.length >= limits.maxCommits) {
+          truncated = true;
+          return false;
+        }
+        cur = { id, time: Number(time), parents: parents.filter(Boolean) };
+        commits.push(cur);
+        if (commits.length % 1000 === 0) opts.onProgress?.({ stage: 'history', done: commits.length, total: Math.max(total, commits.length), unit: 'commits', ...(opts.side ? { side: opts.side } : {}) });
+      } else if (cur && line.startsWith(':')) {
+        const tab = line.indexOf('\t');
+        if (tab < 0) return;
+        const meta = line.slice(1, tab).split(' ');
+        const path = line.slice(tab + 1);
+        const blob = meta[3] ?? '';
+        if (/^0+$/.test(blob)) return;
+        if (wanted.has(path)) {
+          const v = (versions[path] ??= []);
+          v.push({ commit: cur.id, time: cur.time, blobId: blob });
+          // Only the oldest MAX_VERSIONS_PER_PATH are kept (the log runs newest first): drop the newer half now and then.
+          if (v.length >= 2 * MAX_VERSIONS_PER_PATH) v.splice(0, MAX_VERSIONS_PER_PATH);
+        }
+        if (IDENTITY_FILE.test(path) && meta[0] !== '120000' && meta[1] !== '120000') (identityVersions[path] ??= []).push({ commit: cur.id, time: cur.time, blobId: blob });
       }
-      cur = { id, time: Number(time), parents: parents.filter(Boolean) };
-      commits.push(cur);
-      if (commits.length % 1000 === 0) opts.onProgress?.({ stage: 'history', done: commits.length, total: Math.max(total, commits.length), unit: 'commits', ...(opts.side ? { side: opts.side } : {}) });
-    } else if (cur && line.startsWith(':')) {
-      const tab = line.indexOf('\t');
-      if (tab < 0) continue;
-      const meta = line.slice(1, tab).split(' ');
-      const path = line.slice(tab + 1);
-      const blob = meta[3] ?? '';
-      if (/^0+$/.test(blob)) continue;
-      if (wanted.has(path)) (versions[path] ??= []).push({ commit: cur.id, time: cur.time, blobId: blob });
-      if (IDENTITY_FILE.test(path) && meta[0] !== '120000' && meta[1] !== '120000') (identityVersions[path] ??= []).push({ commit: cur.id, time: cur.time, blobId: blob });
-    }
-  }
+    },
+  ).catch((e: unknown) => {
+    if (e instanceof EngineError && e.code === 'GIT_FAILED') throw new EngineError('COMMIT_NOT_FOUND', 'commit not found');
+    throw e;
+  });
+  deadline.check();
   const pathVersions: Record<string, PathVersion[]> = {};
   for (const p of Object.keys(versions).sort()) {
     const v = versions[p]!.reverse(); // oldest first

@@ -1,11 +1,47 @@
 import { BlobReader } from '../git/catfile';
-import { fingerprintFile } from '../fingerprint-file';
+import type { FingerprintPool } from '../workers/pool';
 import type { Fingerprints, History, PathVersion } from '../types';
 
 export interface FirstAppearance {
   version: PathVersion;
   /** the version is in a commit both histories hold: the material was inherited, not made on this side */
   shared: boolean;
+}
+
+/**
+ * Fingerprint sets of blob versions, shared by both sides' daters: the newest
+ * shared version of a path is usually the same blob on both sides, and each
+ * is tokenised once. Old versions are fingerprinted in the worker pool (never
+ * on the calling thread when the pool has workers); requests for the same blob
+ * made at once share one computation. Keyed by language and blob id, as the
+ * fingerprints depend on both.
+ */
+export class DatingCache {
+  private readonly sets = new Map<string, Set<number> | Promise<Set<number>>>();
+  constructor(private readonly pool: FingerprintPool, private readonly maxFileBytes: number) {}
+
+  /** Fingerprints already computed for the pinned blobs, reused instead of tokenising again. */
+  seed(known: Fingerprints): void {
+    for (const f of known.files) {
+      const key = `${f.language}\0${f.blobId}`;
+      if (!this.sets.has(key)) this.sets.set(key, new Set(f.hashes));
+    }
+  }
+
+  get(reader: BlobReader, blobId: string, path: string, language: string | null): Set<number> | Promise<Set<number>> {
+    const key = `${language ?? 'generic'}\0${blobId}`;
+    const hit = this.sets.get(key);
+    if (hit) return hit;
+    const job = (async () => {
+      const b = await reader.readBlob(blobId, this.maxFileBytes);
+      if (!b) return new Set<number>();
+      const [r] = await this.pool.run([{ path, blobId, language, isTest: false, text: b.toString('utf8') }]);
+      return new Set(r!.fp.hashes);
+    })();
+    this.sets.set(key, job);
+    job.then((s) => this.sets.set(key, s), () => this.sets.delete(key));
+    return job;
+  }
 }
 
 /**
@@ -17,32 +53,27 @@ export interface FirstAppearance {
  * among this side's own versions is needed. Null when the path has no versions.
  */
 export class MaterialDater {
-  private readonly cache = new Map<string, Set<number>>();
   constructor(
     private readonly reader: BlobReader,
     private readonly hist: History,
-    private readonly k: number,
-    private readonly w: number,
-    private readonly maxFileBytes: number,
-    /** fingerprints already computed for the pinned blobs, reused instead of tokenising again */
-    known: Fingerprints,
+    private readonly cache: DatingCache,
     /** whether a commit of this history is also in the other one */
     private readonly isShared: (commit: string) => boolean = () => false,
-  ) {
-    for (const f of known.files) this.cache.set(f.blobId, new Set(f.hashes));
+  ) {}
+
+  private lastShared(versions: PathVersion[]): number {
+    for (let i = versions.length - 1; i >= 0; i--) if (this.isShared(versions[i]!.commit)) return i;
+    return -1;
   }
 
-  private async hashesOf(v: PathVersion, path: string, language: string | null): Promise<Set<number>> {
-    let s = this.cache.get(v.blobId);
-    if (s) return s;
-    const b = await this.reader.readBlob(v.blobId, this.maxFileBytes);
-    s = new Set<number>();
-    if (b) {
-      const r = await fingerprintFile({ path, blobId: v.blobId, language, isTest: false, text: b.toString('utf8') }, this.k, this.w);
-      for (const h of r.fp.hashes) s.add(h);
-    }
-    this.cache.set(v.blobId, s);
-    return s;
+  /** Start fingerprinting the version a dating of `path` reads first, so many can run at once. */
+  prefetch(path: string, language: string | null): Promise<unknown> | null {
+    const versions = this.hist.pathVersions[path];
+    if (!versions || versions.length === 0) return null;
+    const i = this.lastShared(versions);
+    const v = versions[i >= 0 ? i : versions.length - 1]!;
+    const r = this.cache.get(this.reader, v.blobId, path, language);
+    return r instanceof Promise ? r : null;
   }
 
   async firstAppearance(path: string, language: string | null, hashes: number[]): Promise<FirstAppearance | null> {
@@ -50,18 +81,12 @@ export class MaterialDater {
     if (!versions || versions.length === 0) return null;
     const need = Math.max(1, Math.ceil(hashes.length / 2));
     const holds = async (v: PathVersion): Promise<boolean> => {
-      const s = await this.hashesOf(v, path, language);
+      const s = await this.cache.get(this.reader, v.blobId, path, language);
       let n = 0;
       for (const h of hashes) if (s.has(h)) n++;
       return n >= need;
     };
-    let lastShared = -1;
-    for (let i = versions.length - 1; i >= 0; i--) {
-      if (this.isShared(versions[i]!.commit)) {
-        lastShared = i;
-        break;
-      }
-    }
+    const lastShared = this.lastShared(versions);
     if (lastShared >= 0 && (await holds(versions[lastShared]!))) return { version: versions[lastShared]!, shared: true };
     let lo = lastShared + 1;
     let hi = versions.length - 1;

@@ -7,7 +7,8 @@ import { LAYERS } from '../types';
 import { matchCode, type Fragment } from './code';
 import { compareDependencies } from './dependency';
 import { cmp, dec, isoTime, strengthOf } from './format';
-import { MaterialDater } from './history-layer';
+import { DatingCache, MaterialDater } from './history-layer';
+import { FingerprintPool } from '../workers/pool';
 import { DOC_FILE } from '../lineage/names';
 import { lineageSignals, type SideLineageInput } from '../lineage/signals';
 import { topology } from '../lineage/topology';
@@ -31,7 +32,13 @@ const NO_NAMES: History['names'] = { pinned: [], past: [] };
 /** Evidence for every layer, chronology facts and the metrics the decision uses. */
 export async function compare(
   origin: SideData, target: SideData,
-  opts: StageOptions & { readers?: { origin: BlobReader; target: BlobReader }; /** from the history stage; computed here when absent */ topology?: Topology } = {},
+  opts: StageOptions & {
+    readers?: { origin: BlobReader; target: BlobReader };
+    /** from the history stage; computed here when absent */
+    topology?: Topology;
+    /** fingerprints old versions for dating (default: in-process) */
+    pool?: FingerprintPool;
+  } = {},
 ): Promise<Comparison> {
   const limits = resolveLimits(opts.limits);
   const deadline = opts.deadline ?? new Deadline(limits.timeBudgetMs, opts.signal);
@@ -55,15 +62,29 @@ export async function compare(
   const oReader = opts.readers?.origin ?? new BlobReader(resolveGitDir(origin.repo.dir));
   const tReader = opts.readers?.target ?? new BlobReader(resolveGitDir(target.repo.dir));
   const dates = new Map<Fragment, { o: number | null; t: number | null; shared: boolean }>();
+  const pool = opts.pool ?? new FingerprintPool(1, o.k, o.window);
   // Who had matched material first. Material whose first appearance on either side is a commit both
   // histories hold was inherited from the shared line: a tie, never evidence of direction.
   let originFirstWeight = 0;
   let targetFirstWeight = 0;
   try {
-    const oDater = new MaterialDater(oReader, origin.history, o.k, o.window, limits.maxFileBytes, o, (c) => tIds.has(c));
-    const tDater = new MaterialDater(tReader, target.history, t.k, t.window, limits.maxFileBytes, t, (c) => oIds.has(c));
+    const cache = new DatingCache(pool, limits.maxFileBytes);
+    cache.seed(o);
+    cache.seed(t);
+    const oDater = new MaterialDater(oReader, origin.history, cache, (c) => tIds.has(c));
+    const tDater = new MaterialDater(tReader, target.history, cache, (c) => oIds.has(c));
+    const dated = frags.slice(0, MAX_DATED_FRAGMENTS);
+    // The first version each dating reads, fingerprinted all at once across the pool's workers.
+    const first: Promise<unknown>[] = [];
+    for (const f of dated) {
+      const of = o.files[f.originFile]!;
+      const tf = t.files[f.targetFile]!;
+      for (const p of [oDater.prefetch(of.path, of.language === 'generic' ? null : of.language), tDater.prefetch(tf.path, tf.language === 'generic' ? null : tf.language)]) if (p) first.push(p);
+    }
+    await Promise.all(first);
+    deadline.check();
     let n = 0;
-    for (const f of frags.slice(0, MAX_DATED_FRAGMENTS)) {
+    for (const f of dated) {
       const of = o.files[f.originFile]!;
       const tf = t.files[f.targetFile]!;
       const oh = f.originFps.map((i) => of.hashes[i]!);
@@ -81,6 +102,7 @@ export async function compare(
   } finally {
     if (!opts.readers?.origin) oReader.close();
     if (!opts.readers?.target) tReader.close();
+    if (!opts.pool) await pool.close();
   }
   opts.onProgress?.({ stage: 'compare', done: 2, total: 6, unit: 'items' });
 

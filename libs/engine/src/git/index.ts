@@ -1,4 +1,4 @@
-export { runGit, spawnGit, gitArgs, resolveGitDir, type GitRunOptions } from './runner';
+export { runGit, spawnGit, streamGitLines, gitArgs, resolveGitDir, type GitRunOptions, type LineStreamOptions } from './runner';
 export { safeGitEnv, SAFE_CONFIG_ARGS } from './env';
 export { BlobReader } from './catfile';
 export { listTree, type TreeEntry } from './lstree';

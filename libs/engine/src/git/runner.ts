@@ -98,3 +98,56 @@ export function runGit(args: readonly string[], opts: GitRunOptions = {}): Promi
     });
   });
 }
+
+export interface LineStreamOptions extends Pick<GitRunOptions, 'gitDir' | 'config' | 'signal' | 'timeoutMs'> {
+  /** a longer line is a limit error (`gitOutputBytes`): one record must fit in memory */
+  maxLineBytes?: number;
+}
+
+/**
+ * Run git and hand its stdout to `onLine` line by line as it arrives, so memory
+ * does not grow with the output. `onLine` returns false to stop early: git is
+ * killed and the promise resolves. Failures are reported as by runGit.
+ */
+export function streamGitLines(args: readonly string[], opts: LineStreamOptions, onLine: (line: string) => boolean | void): Promise<void> {
+  const maxLine = opts.maxLineBytes ?? 1 << 20;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT;
+  return new Promise((resolvePromise, reject) => {
+    const child = spawnGit(opts, args);
+    let failure: EngineError | null = null;
+    let stopped = false;
+    let rest: Buffer | null = null;
+    const kill = (err: EngineError | null): void => {
+      if (err && !failure) failure = err;
+      if (!err) stopped = true;
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => kill(new EngineError('REPOSITORY_TOO_LARGE', 'git command exceeded its time budget', 'timeBudgetMs')), timeoutMs);
+    const onAbort = (): void => kill(new EngineError('CANCELLED', 'analysis cancelled'));
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout!.on('data', (c: Buffer) => {
+      if (failure || stopped) return;
+      const buf = rest ? Buffer.concat([rest, c]) : c;
+      let start = 0;
+      for (let nl = buf.indexOf(10, start); nl >= 0; nl = buf.indexOf(10, start)) {
+        const line = buf.toString('utf8', start, nl);
+        start = nl + 1;
+        if (onLine(line) === false) return kill(null);
+      }
+      rest = start < buf.length ? Buffer.from(buf.subarray(start)) : null;
+      if (rest && rest.length > maxLine) kill(new EngineError('REPOSITORY_TOO_LARGE', 'a line of git output exceeded its bound', 'gitOutputBytes'));
+    });
+    child.stderr!.resume();
+    child.on('error', () => kill(new EngineError('GIT_FAILED', 'git could not be started')));
+    child.stdin!.end();
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      if (failure) return reject(failure);
+      if (stopped) return resolvePromise();
+      if (code !== 0) return reject(new EngineError('GIT_FAILED', `git ${args[0] ?? ''} exited with code ${code ?? 'null'}`));
+      if (rest && onLine(rest.toString('utf8')) === false) return resolvePromise();
+      resolvePromise();
+    });
+  });
+}
