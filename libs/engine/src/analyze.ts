@@ -68,7 +68,7 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
       comparison = await inStage('compare', null, () => compare(
         { repo: input.origin, inventory: oInv, fingerprints: oFp, history: oHist },
         { repo: input.target, inventory: tInv, fingerprints: tFp, history: tHist },
-        { ...stage, readers, topology, pool },
+        { ...stage, readers, topology, pool, closePoolAfterDating: true },
       ));
     } finally {
       await pool.close();

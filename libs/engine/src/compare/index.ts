@@ -38,6 +38,8 @@ export async function compare(
     topology?: Topology;
     /** fingerprints old versions for dating (default: in-process) */
     pool?: FingerprintPool;
+    /** close `pool` once dating is done: its workers' memory is freed before the other layers allocate theirs */
+    closePoolAfterDating?: boolean;
   } = {},
 ): Promise<Comparison> {
   const limits = resolveLimits(opts.limits);
@@ -102,7 +104,7 @@ export async function compare(
   } finally {
     if (!opts.readers?.origin) oReader.close();
     if (!opts.readers?.target) tReader.close();
-    if (!opts.pool) await pool.close();
+    if (!opts.pool || opts.closePoolAfterDating) await pool.close();
   }
   opts.onProgress?.({ stage: 'compare', done: 2, total: 6, unit: 'items' });
 
