@@ -28,6 +28,18 @@ export interface StageContext {
 export interface ResolveOutput { origin: { url: string; host: string; addresses: string[] }; target: { url: string; host: string; addresses: string[] } }
 export interface FetchOutput { committedAt: Sides<string> }
 
+/**
+ * One fingerprint pool for the life of the process: workers start and load
+ * their grammars once, not once per analysis, and dating in compare runs on
+ * them too (never on this thread, which also answers NATS and heartbeats).
+ * Concurrent analyses share it; a worker that dies is replaced by the pool.
+ */
+let shared: { size: number; pool: FingerprintPool } | null = null;
+export function processPool(size: number): FingerprintPool {
+  if (!shared || shared.size !== size) shared = { size, pool: new FingerprintPool(size, DEFAULT_K, DEFAULT_WINDOW) };
+  return shared.pool;
+}
+
 const side = (ctx: StageContext, s: 'origin' | 'target'): RepoRef => ({ dir: ctx.gitDirs[s], commit: ctx.pair[s].commit, url: ctx.pair[s].url });
 const stageOpts = (ctx: StageContext, s: 'origin' | 'target') => ({
   limits: ctx.limits,
@@ -76,16 +88,12 @@ export const STAGES = {
 
   async fingerprint(ctx: StageContext): Promise<Sides<Fingerprints>> {
     const inv = await ctx.load<Sides<Inventory>>('inventory');
-    const pool = new FingerprintPool(ctx.workers, DEFAULT_K, DEFAULT_WINDOW);
-    try {
-      const [origin, target] = await Promise.all([
-        fingerprint(side(ctx, 'origin'), inv.origin, { ...stageOpts(ctx, 'origin'), pool }),
-        fingerprint(side(ctx, 'target'), inv.target, { ...stageOpts(ctx, 'target'), pool }),
-      ]);
-      return { origin, target };
-    } finally {
-      await pool.close();
-    }
+    const pool = processPool(ctx.workers);
+    const [origin, target] = await Promise.all([
+      fingerprint(side(ctx, 'origin'), inv.origin, { ...stageOpts(ctx, 'origin'), pool }),
+      fingerprint(side(ctx, 'target'), inv.target, { ...stageOpts(ctx, 'target'), pool }),
+    ]);
+    return { origin, target };
   },
 
   /** Both histories, and how they relate (fork points, ancestry, authors): git answers it on a view of both caches. */
@@ -99,7 +107,7 @@ export const STAGES = {
     return compare(
       { repo: side(ctx, 'origin'), inventory: inv.origin, fingerprints: fp.origin, history: hist.origin },
       { repo: side(ctx, 'target'), inventory: inv.target, fingerprints: fp.target, history: hist.target },
-      { ...stageOpts(ctx, 'origin'), topology: hist.topology },
+      { ...stageOpts(ctx, 'origin'), topology: hist.topology, pool: processPool(ctx.workers) },
     );
   },
 

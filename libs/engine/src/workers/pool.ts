@@ -12,15 +12,31 @@ export class FingerprintPool {
   private readonly workers: Worker[] = [];
   private readonly idle: Worker[] = [];
   private readonly waiting: (() => void)[] = [];
+  private readonly dead = new WeakSet<Worker>();
+  private closing = false;
   private nextId = 1;
 
   constructor(size: number, private readonly k: number, private readonly w: number) {
-    for (let i = 0; i < size && size > 1; i++) {
-      const wk = spawnWorker();
-      wk.unref();
-      this.workers.push(wk);
-      this.idle.push(wk);
-    }
+    for (let i = 0; i < size && size > 1; i++) this.add();
+  }
+
+  /** A worker that dies (a crash inside a grammar, an out-of-memory kill) is replaced, so a long-lived pool keeps its size. */
+  private add(): void {
+    const wk = spawnWorker();
+    wk.unref();
+    wk.once('exit', () => {
+      if (this.closing) return;
+      const i = this.workers.indexOf(wk);
+      if (i < 0) return;
+      this.workers.splice(i, 1);
+      const j = this.idle.indexOf(wk);
+      if (j >= 0) this.idle.splice(j, 1);
+      this.dead.add(wk);
+      this.add();
+      this.waiting.shift()?.();
+    });
+    this.workers.push(wk);
+    this.idle.push(wk);
   }
 
   get size(): number {
@@ -47,12 +63,18 @@ export class FingerprintPool {
           cleanup();
           reject(e);
         };
+        const onExit = (): void => {
+          cleanup();
+          reject(new Error('worker exited'));
+        };
         const cleanup = (): void => {
           worker.off('message', onMessage);
           worker.off('error', onError);
+          worker.off('exit', onExit);
         };
         worker.on('message', onMessage);
         worker.on('error', onError);
+        worker.on('exit', onExit);
         worker.postMessage({ id, jobs, k: this.k, w: this.w });
       });
     } finally {
@@ -67,11 +89,13 @@ export class FingerprintPool {
   }
 
   private release(w: Worker): void {
+    if (this.dead.has(w) || !this.workers.includes(w)) return; // replaced when it exited
     this.idle.push(w);
     this.waiting.shift()?.();
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.all(this.workers.map((w) => w.terminate()));
     this.workers.length = 0;
     this.idle.length = 0;
