@@ -27,6 +27,8 @@ export interface AnalyzeInput {
   forceWorkers?: boolean;
   onProgress?: ProgressFn;
   signal?: AbortSignal;
+  /** a long-lived pool of the caller's (a service process): used for every pair and left open */
+  pool?: FingerprintPool;
 }
 
 /** Runs inventory → (fingerprint ∥ history) → compare → decide → manifest; cancellable between stages. */
@@ -52,7 +54,7 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
     // (Measured: on 2 cores a second thread does not pay for its start-up below ~1 MB either.)
     let codeBytes = 0;
     for (const inv of [oInv, tInv]) for (const f of inv.files) if (f.class === 'source' || f.class === 'test') codeBytes += f.size;
-    const pool = new FingerprintPool(codeBytes < MIN_BYTES_FOR_WORKERS && !input.forceWorkers ? 1 : workers, DEFAULT_K, DEFAULT_WINDOW);
+    const pool = input.pool ?? new FingerprintPool(codeBytes < MIN_BYTES_FOR_WORKERS && !input.forceWorkers ? 1 : workers, DEFAULT_K, DEFAULT_WINDOW);
     // git log runs in its own process while this one fingerprints (the stages are independent).
     const pairHistory = inStage('history', null, () => histories(input.origin, input.target, { origin: oInv, target: tInv }, { ...stage, readers }));
     pairHistory.catch(() => undefined); // awaited below; a fingerprint failure must not leave it unhandled
@@ -68,10 +70,10 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
       comparison = await inStage('compare', null, () => compare(
         { repo: input.origin, inventory: oInv, fingerprints: oFp, history: oHist },
         { repo: input.target, inventory: tInv, fingerprints: tFp, history: tHist },
-        { ...stage, readers, topology, pool, closePoolAfterDating: true },
+        { ...stage, readers, topology, pool, closePoolAfterDating: !input.pool },
       ));
     } finally {
-      await pool.close();
+      if (!input.pool) await pool.close();
     }
     const { origin: oHist, target: tHist } = await pairHistory;
     between();
