@@ -13,6 +13,7 @@ module.exports = {
   projects: [
     { ...base, displayName: 'unit', testTimeout: 30000, testMatch: ['<rootDir>/{libs,services}/*/test/**/*.test.ts'], testPathIgnorePatterns: ['\\.int\\.test\\.ts$'] },
     { ...base, displayName: 'integration', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.int.test.ts', '<rootDir>/test/integration/**/*.test.ts'], testTimeout: 60000 },
-    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], testTimeout: 180000 },
+    // Every API response an e2e test sees must be one the OpenAPI document describes (test/support/observed-statuses.ts).
+    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], testTimeout: 180000, setupFilesAfterEnv: ['<rootDir>/test/support/observed-statuses.ts'] },
   ],
 };

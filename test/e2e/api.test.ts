@@ -66,6 +66,47 @@ describe('error model', () => {
     await expectError(await get('/facts/123456789'), 404, 'FACT_NOT_FOUND');
     await expectError(await get('/resolutions/42'), 404, 'RESOLUTION_NOT_FOUND');
   });
+  it('ids beyond what a store holds are not found, never a 500; beyond uint256 they are malformed', async () => {
+    // 2^63 is past PostgreSQL's bigint (analyses and cases); 2^256 − 1 is the largest uint256 (fact keys, resolutions).
+    const bigint = '9223372036854775808';
+    const uint256 = (2n ** 256n - 1n).toString();
+    const challenge = { challenger: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', rationale: 'the evidence is wrong here' };
+    for (const id of [bigint, '18446744073709551616', uint256]) {
+      await expectError(await get(`/analyses/${id}`), 404, 'ANALYSIS_NOT_FOUND');
+      await expectError(await get(`/analyses/${id}/manifest`), 404, 'ANALYSIS_NOT_FOUND');
+      await expectError(await post(`/analyses/${id}/cancel`, {}, { authorization: 'Bearer some-token' }), 404, 'ANALYSIS_NOT_FOUND');
+      await expectError(await get(`/cases/${id}`), 404, 'CASE_NOT_FOUND');
+      await expectError(await get(`/cases/${id}/evidence`), 404, 'CASE_NOT_FOUND');
+      await expectError(await post(`/cases/${id}/challenge-preparation`, challenge), 404, 'CASE_NOT_FOUND');
+      await expectError(await get(`/facts/${id}`), 404, 'FACT_NOT_FOUND');
+      await expectError(await get(`/resolutions/${id}`), 404, 'RESOLUTION_NOT_FOUND');
+      expect((await get(`/search?q=${id}`)).status).toBe(200);
+    }
+    const over = (2n ** 256n).toString();
+    for (const path of [`/analyses/${over}`, `/cases/${over}`, `/facts/${over}`, `/facts/${over}?source=chain`, `/resolutions/${over}`, `/facts?minBlock=${over}`]) {
+      const e = await expectError(await get(path), 400, 'VALIDATION_FAILED');
+      expect(e.fields![0]!.issue).toBe('too_big');
+    }
+  });
+  it('a JSON null body is a validation failure at the root, not malformed JSON', async () => {
+    const e = await expectError(await post('/analyses', 'null'), 400, 'VALIDATION_FAILED');
+    expect(e.fields).toEqual([{ path: '(root)', issue: 'invalid_type' }]);
+  });
+  it('unknown keys and query parameters are named; their values are not echoed', async () => {
+    const e = await expectError(await post('/repositories/validate', { origin: { url: 'a/b' }, target: { url: 'c/d' }, bogusKey: UNIQUE }), 400, 'VALIDATION_FAILED');
+    expect(e.fields).toEqual([{ path: 'bogusKey', issue: 'unrecognized_key' }]);
+    const q = await expectError(await get(`/protocol?verbose=${UNIQUE}`), 400, 'VALIDATION_FAILED');
+    expect(q.fields).toEqual([{ path: 'verbose', issue: 'unrecognized_key' }]);
+  });
+  it('control characters in search text are refused, not sent to PostgreSQL', async () => {
+    for (const path of ['/search?q=a%00b', '/cases?repository=%00', '/cases/1/evidence?path=src%00']) {
+      const e = await expectError(await get(path), 400, 'VALIDATION_FAILED');
+      expect(e.fields![0]!.issue).toBe('invalid_text');
+    }
+  });
+  it('a request head over 16 KiB is 431 in the error envelope', async () => {
+    await expectError(await get(`/search?q=${UNIQUE}${'x'.repeat(20_000)}`), 431, 'HEADERS_TOO_LARGE');
+  });
   it('schema violations name the fields and never echo the value', async () => {
     const e = await expectError(await post('/analyses', { pair: { origin: { url: UNIQUE, commit: UNIQUE }, target: { url: 'a/b' } } }), 400, 'VALIDATION_FAILED');
     const paths = e.fields!.map((f) => f.path);
@@ -143,6 +184,9 @@ describe('analyses', () => {
     expect(await json(cancel)).toEqual({ id, state: 'cancelled' });
     const twice = await post(`/analyses/${id}/cancel`, {}, { authorization: `Bearer ${created.cancelToken}` });
     expect((await json(twice)).state).toBe('cancelled');
+    // A cancelled analysis will never have a manifest: not "not ready", but a code of its own.
+    const gone = await expectError(await get(`/analyses/${id}/manifest`), 409, 'ANALYSIS_CANCELLED');
+    expect(gone.fields).toBeUndefined();
   });
   it('Idempotency-Key replays the first response and refuses a different body', async () => {
     const other = { ...pair, target: { ...pair.target, commit: 'c'.repeat(40) } };

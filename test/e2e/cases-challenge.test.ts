@@ -89,6 +89,14 @@ it('prepares typed data that a wallet signs and anyone relays to challengeWithSi
   expect(deadline).toBeLessThanOrEqual(now + 3600 + 5);
   expect(prep.relay).toEqual({ contract: registry.address, function: 'challengeWithSig' });
 
+  // Any case is the same address: one whose EIP-55 checksum is off (a letter's case flipped) prepares the same
+  // challenge, named in its checksummed form (it was a 503 CHAIN_UNAVAILABLE: viem refused it at the nonce read).
+  const flipped = challenger.address.replace(/[a-fA-F]/, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+  expect(flipped).not.toBe(challenger.address);
+  const sameAgain = await post(`/cases/${caseId}/challenge-preparation`, { challenger: flipped, rationale });
+  expect(sameAgain.status).toBe(200);
+  expect((await json(sameAgain)).typedData.message).toMatchObject({ challenger: challenger.address, nonce: '0' });
+
   // The wallet: decimal strings back to bigints, then sign (viem signTypedData).
   const typed = buildChallengeTypedData({ domain: prep.typedData.domain, message: prep.typedData.message });
   const signature = await privateKeyToAccount(challenger.privateKey).signTypedData(typed);

@@ -51,7 +51,11 @@ it('halts on a reorg below finality, keeps serving reads, and a development rese
   expect((await json(ready)).checks.indexer).toEqual({ ok: false, detail: `halted: ${halted.halted}` });
   // Reads keep serving the last trustworthy state; the direct read shows the disagreement.
   expect((await body(`/facts/${factKey()}`)).fact.canonical.status).toBe('ASSERTED');
-  expect((await body(`/facts/${factKey()}?source=chain`)).matches).toBe(false);
+  const direct = await body(`/facts/${factKey()}?source=chain`);
+  expect(direct).toMatchObject({ matches: false, canonical: null, latest: null, comparison: { canonical: { matches: false }, latest: { matches: false } } });
+  expect(direct.comparison.canonical.projection.status).toBe('ASSERTED');
+  const listed = (await body('/facts?source=chain')).items.find((i: { factKey: string }) => i.factKey === factKey());
+  expect(listed).toMatchObject({ canonical: null, projection: { status: 'ASSERTED' }, matches: false });
 
   // A restart does not clear the halt by itself...
   await indexer.stop();

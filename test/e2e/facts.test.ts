@@ -85,12 +85,37 @@ describe('a fact through its lifecycle', () => {
     await expectError(await get(`/facts/${keyOf(n)}?minBlock=${asserted.blockNumber + 1000n}`), 409, 'INDEXER_BEHIND');
     expect((await get(`/facts/${keyOf(n)}?minBlock=${asserted.blockNumber}`)).status).toBe(200);
 
+    // Read from the chain: `latest` (at the head) has the assertion, `canonical` (at the finalized block) not yet,
+    // exactly like the projection, and each is compared with the projection's view of the same name.
+    const unfinal = await body(`/facts/${keyOf(n)}?source=chain`);
+    expect(unfinal).toMatchObject({
+      factKey: keyOf(n), source: 'chain', canonical: null,
+      latest: { outcome: 'TRUE', status: 'ASSERTED', assertionId: String(assertionId), resolutionId: null, manifestHash: manifest(n) },
+      comparison: { canonical: { projection: null, matches: true }, latest: { projection: pending.fact.latest, matches: true } },
+      chain: { exists: false }, projection: null, matches: true,
+    });
+    // Each chain view names the block its read was pinned at; the head is at or above the assertion, the finalized block below it.
+    expect(unfinal.latest).toMatchObject({ blockNumber: unfinal.readAt.latest.blockNumber, blockHash: unfinal.readAt.latest.blockHash, updatedAt: expect.stringMatching(/^\d+$/) });
+    expect(BigInt(unfinal.readAt.latest.blockNumber)).toBeGreaterThanOrEqual(asserted.blockNumber);
+    expect(BigInt(unfinal.readAt.canonical.blockNumber)).toBeLessThan(asserted.blockNumber);
+    expect(unfinal.readAt.canonical).toEqual({ blockNumber: unfinal.blockNumber, blockHash: unfinal.blockHash });
+    expect(unfinal.meta).toMatchObject({ indexedBlock: expect.stringMatching(/^\d+$/), halted: false });
+
     await mine(3);
     const final = await factWhen(keyOf(n), 'canonical', (f) => f.canonical?.status === 'ASSERTED');
     expect(final.fact.canonical).toEqual(final.fact.latest);
-    const direct = await body(`/facts/${keyOf(n)}?source=chain`);
+    const direct = await waitFor('the chain read matches both views', async () => {
+      const b = await body(`/facts/${keyOf(n)}?source=chain`);
+      return b.comparison.canonical.matches && b.comparison.latest.matches ? b : false;
+    });
     expect(direct).toMatchObject({ source: 'chain', chain: { exists: true, status: 'ASSERTED', outcome: 'TRUE' }, matches: true });
     expect(direct.projection).toEqual(final.fact.canonical);
+    expect(direct.comparison).toEqual({ canonical: { projection: final.fact.canonical, matches: true }, latest: { projection: final.fact.latest, matches: true } });
+    // Same fields as the projection's FactView; the block is the one read at.
+    const fields = { outcome: 'TRUE', status: 'ASSERTED', assertionId: String(assertionId), resolutionId: null, manifestHash: manifest(n) };
+    expect(direct.canonical).toEqual({ ...fields, blockNumber: direct.blockNumber, blockHash: direct.blockHash, updatedAt: expect.stringMatching(/^\d+$/) });
+    expect(direct.latest).toEqual({ ...fields, blockNumber: direct.readAt.latest.blockNumber, blockHash: direct.readAt.latest.blockHash, updatedAt: expect.stringMatching(/^\d+$/) });
+    expect(Object.keys(direct.canonical).sort()).toEqual(Object.keys(final.fact.canonical).sort());
   });
 
   it('a challenge signed by a test account and relayed to challengeWithSig appears in activity and in latest', async () => {
@@ -116,6 +141,12 @@ describe('a fact through its lifecycle', () => {
 
     const challenged = await factWhen(keyOf(n), 'challenged', (f) => f.latest?.status === 'CHALLENGED');
     expect(challenged.fact.canonical.status).toBe('ASSERTED');
+    // On the chain too: the head says CHALLENGED, the finalized block still ASSERTED; both agree with the projection.
+    const direct = await body(`/facts/${keyOf(n)}?source=chain`);
+    expect(direct).toMatchObject({
+      canonical: { status: 'ASSERTED' }, latest: { status: 'CHALLENGED', assertionId: String(assertionId) },
+      comparison: { canonical: { projection: challenged.fact.canonical, matches: true }, latest: { projection: challenged.fact.latest, matches: true } },
+    });
     const activity = await body('/activity?kind=AssertionChallenged');
     expect(activity.items[0]).toMatchObject({ kind: 'AssertionChallenged', factKey: keyOf(n), assertionId: String(assertionId), actor: challenger.address, txHash: tx, finalized: false });
   });
@@ -207,6 +238,43 @@ describe('lists, filters and errors', () => {
     expect((await body('/activity?limit=100')).items.length).toBeGreaterThan(5);
   });
 
+  it('source=chain: the same page, each fact read from the chain at its finalized block and compared', async () => {
+    const all = await body('/facts?limit=100');
+    const onChain = await waitFor('every fact of the page matches the chain', async () => {
+      const b = await body('/facts?source=chain&limit=100');
+      return b.items.every((i: { matches: boolean }) => i.matches) ? b : false;
+    });
+    expect(onChain).toMatchObject({ source: 'chain', nextCursor: null, meta: { indexedBlock: expect.stringMatching(/^\d+$/), halted: false } });
+    expect(onChain.items.map((i: { factKey: string }) => i.factKey)).toEqual(all.items.map((f: { factKey: string }) => f.factKey));
+    for (const [i, item] of onChain.items.entries()) {
+      const ours = all.items[i].canonical;
+      expect(item.projection).toEqual(ours);
+      expect(item.blockHash).toMatch(/^0x[0-9a-f]{64}$/);
+      // The chain's view, in the FactView shape, pinned to the finalized block the item names.
+      expect(item.canonical).toEqual({
+        outcome: ours.outcome, status: ours.status, assertionId: ours.assertionId, resolutionId: ours.resolutionId, manifestHash: ours.manifestHash,
+        blockNumber: item.blockNumber, blockHash: item.blockHash, updatedAt: expect.stringMatching(/^\d+$/),
+      });
+      expect(BigInt(item.blockNumber)).toBeGreaterThanOrEqual(BigInt(ours.blockNumber));
+    }
+    // Filters, limits and cursors are the projection list's.
+    expect((await body('/facts?source=chain&outcome=FALSE')).items.map((i: { factKey: string }) => i.factKey)).toEqual([keyOf(1)]);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: { factKey: string; matches: boolean }[]; nextCursor: string | null } = await body(`/facts?source=chain&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.items.length).toBeGreaterThan(0);
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.items.map((i) => i.factKey));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(all.items.map((f: { factKey: string }) => f.factKey));
+    for (const bad of ['0', '101']) await expectError(await get(`/facts?source=chain&limit=${bad}`), 400, 'VALIDATION_FAILED');
+    await expectError(await get('/facts?source=node'), 400, 'VALIDATION_FAILED');
+    // An explicit `source=projection` is the projection list.
+    expect((await body('/facts?source=projection&limit=100')).items).toEqual(all.items);
+  });
+
   it('unknown keys are FACT_NOT_FOUND / RESOLUTION_NOT_FOUND; the protocol reports the indexer', async () => {
     await expectError(await get('/facts/123456789'), 404, 'FACT_NOT_FOUND');
     await expectError(await get('/resolutions/999999'), 404, 'RESOLUTION_NOT_FOUND');
@@ -243,6 +311,8 @@ describe('chain down', () => {
   it('direct reads give CHAIN_UNAVAILABLE while projections still serve', async () => {
     await anvil.stop();
     await expectError(await get(`/facts/${keyOf(1)}?source=chain`), 503, 'CHAIN_UNAVAILABLE');
+    await expectError(await get('/facts?source=chain'), 503, 'CHAIN_UNAVAILABLE');
+    expect((await get('/facts')).status).toBe(200);
     const res = await get(`/facts/${keyOf(1)}`);
     expect(res.status).toBe(200);
     expect((await json(res)).fact.canonical.status).toBe('RESOLVED');

@@ -1,13 +1,18 @@
 // Two pipeline workers on a real JetStream work queue, real PostgreSQL and a
 // real git HTTP server: every job runs to completion exactly once, a worker
-// killed mid-run loses nothing, cancellation lands on a stage boundary, and a
-// re-published job does not run again.
+// killed mid-run loses nothing and its job is taken over within the ack wait
+// (retried attempt visible), cancellation lands on a stage boundary, a
+// re-published job does not run again, a process killed between an analysis's
+// insert and its job's publish strands nothing, and a full queue answers 429.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, AckPolicy } from '@nats-io/jetstream';
+import { nanos } from '@nats-io/nats-core';
+import { Client } from 'pg';
 import { analyze } from '@lineage/engine';
+import { ensureStreams } from '@lineage/service-kit';
 import { SCENARIOS } from '../fixtures/scenarios';
 import { startGitServer, type GitServer } from '../support/git-http';
 import { freePort, freshDatabase, startNats, startService, waitFor, waitReady, type Proc } from '../support/processes';
@@ -22,7 +27,10 @@ let api: string;
 const workers: Proc[] = [];
 const repos: { url: string; dir: string; commit: string }[] = [];
 
-async function startWorker(extra: Record<string, string> = {}): Promise<Proc> {
+type Worker = Proc & { port: number };
+
+/** Extra env overrides the defaults below; an `undefined` value leaves the service's own default in force. */
+async function startWorker(extra: Record<string, string | undefined> = {}): Promise<Worker> {
   const port = await freePort();
   const cache = mkdtempSync(join(tmpdir(), 'lineage-cache-'));
   const p = startService('analysis-pipeline', {
@@ -32,8 +40,32 @@ async function startWorker(extra: Record<string, string> = {}): Promise<Proc> {
   });
   await waitReady(port, 60_000);
   workers.push(p);
-  return p;
+  return Object.assign(p, { port });
 }
+
+/** One value of a counter or gauge from a process's /metrics (0 when absent). */
+const metric = async (port: number, name: string, labels = '') => {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
+  return line ? Number(line.trim().split(' ').pop()) : 0;
+};
+
+const sql = async <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => {
+  const c = new Client({ connectionString: db.url });
+  await c.connect();
+  try {
+    return (await c.query(text, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
+};
+
+const postAnalysis = (o: (typeof repos)[number], t: (typeof repos)[number]) =>
+  fetch(`${api}/analyses`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ pair: { origin: { url: o.url, commit: o.commit }, target: { url: t.url, commit: t.commit } } }),
+  });
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'lineage-repos-'));
@@ -61,11 +93,7 @@ afterAll(async () => {
 }, 60_000);
 
 const create = async (o: (typeof repos)[number], t: (typeof repos)[number]) => {
-  const res = await fetch(`${api}/analyses`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ pair: { origin: { url: o.url, commit: o.commit }, target: { url: t.url, commit: t.commit } } }),
-  });
+  const res = await postAnalysis(o, t);
   expect(res.status).toBe(202);
   return json(res);
 };
@@ -156,6 +184,119 @@ describe('durable pipeline', () => {
     expect((await getAnalysis(id)).state).toBe('completed');
     await Promise.all(workers.splice(0).map((w) => w.stop()));
   }, 180_000);
+
+  it('a worker SIGKILLed mid-stage with the default ack wait: another takes the job over within a minute, and the retry shows', async () => {
+    // The durable consumer outlives the processes: give it a long, old-style ack wait first. Workers starting with
+    // the default (20 s) must bring it down, or the takeover below would wait for the old ack wait.
+    const nc = await connect({ servers: nats.url });
+    try {
+      await ensureStreams(nc); // when this test runs alone
+      const jsm = await jetstreamManager(nc);
+      const old = { ack_wait: nanos(150_000), max_deliver: 10, max_ack_pending: 1000 };
+      await jsm.consumers.update('LINEAGE_ANALYSIS_JOBS', 'analysis-workers', old).catch(() =>
+        jsm.consumers.add('LINEAGE_ANALYSIS_JOBS', { durable_name: 'analysis-workers', ack_policy: AckPolicy.Explicit, filter_subject: 'lineage.jobs.analysis', ...old }));
+      const env = { JOB_ACK_WAIT_MS: undefined, DEBUG_STAGE_DELAY_MS: '1500' };
+      const pool = [await startWorker(env), await startWorker(env)];
+      expect((await jsm.consumers.info('LINEAGE_ANALYSIS_JOBS', 'analysis-workers')).config.ack_wait).toBe(nanos(20_000));
+
+      const created = await create(repos[5]!, repos[0]!);
+      const id = created.analysis.id as string;
+      const mine = (w: Proc) => w.output().includes(`"analysisId":"${id}"`) && w.output().includes('"msg":"stage done"');
+      const holder = await waitFor('a worker done with a stage of the analysis', async () => pool.find(mine), 60_000, 50);
+      const other = pool.find((w) => w !== holder)!;
+      // The next stage is running (each takes at least 1.5 s): kill its worker in the act.
+      const interrupted = await waitFor('a running stage', async () => {
+        const x = await getAnalysis(id);
+        return x.stages.find((s: { state: string }) => s.state === 'running') as { name: string; attempt: number } | undefined;
+      }, 10_000, 25);
+      expect(interrupted.attempt).toBe(1);
+      holder.child.kill('SIGKILL');
+      const killedAt = Date.now();
+
+      // Taken over: the interrupted stage runs again, as attempt 2, on the other worker.
+      await waitFor('the interrupted stage retried', async () => {
+        const x = await getAnalysis(id);
+        return x.stages.find((s: { name: string }) => s.name === interrupted.name).attempt >= 2;
+      }, 60_000, 250);
+      const tookOverMs = Date.now() - killedAt;
+      const final = await waitFor('completed', async () => {
+        const x = await getAnalysis(id);
+        if (x.state === 'failed') throw new Error('the analysis failed');
+        return x.state === 'completed' ? x : undefined;
+      }, 75_000 - (Date.now() - killedAt), 250);
+      // Generous bounds for a loaded machine: the design takes ack wait + one heartbeat (~25 s) to take over.
+      expect(tookOverMs).toBeLessThan(60_000);
+      expect(Date.now() - killedAt).toBeLessThan(75_000);
+      const stage = (n: string) => final.stages.find((s: { name: string }) => s.name === n);
+      expect(stage(interrupted.name)).toMatchObject({ state: 'done', attempt: 2 });
+      for (const s of final.stages) expect(s.attempt).toBe(s.name === interrupted.name ? 2 : 1);
+      expect(other.output()).toContain('"msg":"stage retried"');
+      expect(await metric(other.port, 'lineage_pipeline_stage_retries_total', `stage="${interrupted.name}"`)).toBe(1);
+      expect(completedLines(id)).toBe(1);
+    } finally {
+      await nc.close();
+    }
+    await Promise.all(workers.splice(0).map((w) => w.stop()));
+  }, 180_000);
+
+  it('a process killed between the analysis insert and the job publish: the reconciler publishes the job and it completes', async () => {
+    const dying = await startWorker({ LINEAGE_FAULT_AFTER_INSERT: 'exit', WORKER_CONCURRENCY: '0' });
+    const res = await postAnalysis(repos[5]!, repos[1]!);
+    // The pipeline died before answering: the gateway reports the upstream's silence, not a created analysis.
+    expect([503, 504]).toContain(res.status);
+    await waitFor('the pipeline died', async () => dying.child.signalCode === 'SIGKILL', 10_000, 50);
+    const [row] = await sql<{ id: string; state: string; job_published_at: string | null }>(
+      'SELECT id, state, job_published_at FROM analysis.analyses WHERE origin_url = $1 AND target_url = $2',
+      [repos[5]!.url.replace(/\.git$/, ''), repos[1]!.url.replace(/\.git$/, '')],
+    );
+    // Stranded: the row committed, no job on the work queue.
+    expect(row).toMatchObject({ state: 'queued', job_published_at: null });
+    const nc = await connect({ servers: nats.url });
+    try {
+      const jsm = await jetstreamManager(nc);
+      expect((await jsm.streams.info('LINEAGE_ANALYSIS_JOBS')).state.messages).toBe(0);
+    } finally {
+      await nc.close();
+    }
+
+    const w = await startWorker({ JOB_RECONCILE_INTERVAL_MS: '1000', JOB_RECONCILE_MIN_AGE_MS: '1000' });
+    const id = String(row!.id);
+    await waitFor('completed after the restart', async () => (await getAnalysis(id)).state === 'completed', 120_000, 250);
+    expect(await metric(w.port, 'lineage_pipeline_jobs_republished_total', 'outcome="published"')).toBe(1);
+    expect(w.output()).toContain('"msg":"republished the job of a queued analysis"');
+    expect(completedLines(id)).toBe(1);
+    // Nothing doubled: the pair has exactly this analysis, and asking again returns it.
+    const again = await postAnalysis(repos[5]!, repos[1]!);
+    expect(again.status).toBe(200);
+    expect((await json(again)).analysis.id).toBe(id);
+    expect((await sql('SELECT job_published_at FROM analysis.analyses WHERE id = $1', [id]))[0]!.job_published_at).not.toBeNull();
+    await Promise.all(workers.splice(0).map((x) => x.stop()));
+  }, 180_000);
+
+  it('a full queue: with PIPELINE_MAX_QUEUED=3 and no worker the 4th analysis is 429 QUEUE_FULL with Retry-After, and nothing is lost', async () => {
+    const apiOnly = await startWorker({ PIPELINE_MAX_QUEUED: '3', WORKER_CONCURRENCY: '0' });
+    const pairs: [number, number][] = [[4, 0], [4, 3], [4, 5], [5, 3]];
+    const accepted: string[] = [];
+    for (const [i, j] of pairs.slice(0, 3)) accepted.push((await create(repos[i]!, repos[j]!)).analysis.id);
+    const refused = await postAnalysis(repos[5]!, repos[3]!);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('30');
+    expect((await json(refused)).error.code).toBe('QUEUE_FULL');
+    // Refused means not written: no row for the fourth pair.
+    expect(await sql('SELECT id FROM analysis.analyses WHERE origin_url = $1 AND target_url = $2', [repos[5]!.url.replace(/\.git$/, ''), repos[3]!.url.replace(/\.git$/, '')])).toHaveLength(0);
+    // A pair already in the queue is still answered with its analysis: it adds no work.
+    const same = await postAnalysis(repos[4]!, repos[0]!);
+    expect(same.status).toBe(200);
+    expect((await json(same)).analysis.id).toBe(accepted[0]);
+
+    // A worker drains the queue: every accepted analysis completes, and the refused one is accepted again.
+    await startWorker({ PIPELINE_MAX_QUEUED: '3' });
+    await waitFor('accepted analyses completed', async () => (await Promise.all(accepted.map(getAnalysis))).every((x) => x.state === 'completed'), 120_000, 250);
+    const late = await create(repos[5]!, repos[3]!);
+    await waitFor('the late one completed', async () => (await getAnalysis(late.analysis.id)).state === 'completed', 120_000, 250);
+    expect(await metric(apiOnly.port, 'nats_handled_requests_total', 'outcome="QUEUE_FULL"')).toBe(1);
+    await Promise.all(workers.splice(0).map((x) => x.stop()));
+  }, 300_000);
 
   it('a bound from configuration fails the analysis with its code and names the bound; a retry is allowed', async () => {
     const w = await startWorker({ ANALYSIS_MAX_FILES: '3' });

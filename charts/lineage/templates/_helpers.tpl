@@ -155,6 +155,8 @@ REPO_CACHE_DIR: {{ $v.cache.mountPath | quote }}
 REPO_CACHE_MAX_BYTES: {{ int64 $v.cache.maxBytes | quote }}
 LINEAGE_REPO_ALLOWED_HOSTS: {{ join "," $v.repoAllowedHosts | quote }}
 WORKER_CONCURRENCY: {{ int64 $v.workerConcurrency | quote }}
+JOB_ACK_WAIT_MS: {{ int64 $v.jobAckWaitMs | quote }}
+PIPELINE_MAX_QUEUED: {{ int64 $v.maxQueued | quote }}
 ANALYSIS_MAX_FILES: {{ int64 $v.limits.maxFiles | quote }}
 ANALYSIS_MAX_FILE_BYTES: {{ int64 $v.limits.maxFileBytes | quote }}
 ANALYSIS_MAX_TOTAL_BYTES: {{ int64 $v.limits.maxTotalBytes | quote }}

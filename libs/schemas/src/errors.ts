@@ -14,11 +14,17 @@ export const ERROR_STATUS = {
   RESOLUTION_NOT_FOUND: 404,
   ANALYSIS_FINISHED: 409,
   MANIFEST_NOT_READY: 409,
+  /** The manifest of a cancelled analysis: it will never exist (MANIFEST_NOT_READY means it will once the analysis completes). */
+  ANALYSIS_CANCELLED: 409,
+  /** The manifest of a failed analysis: it will never exist either. */
+  ANALYSIS_FAILED: 409,
   INDEXER_BEHIND: 409,
   /** Challenge preparation: the case's fact has no assertion open to challenge (none, already challenged, or resolved). */
   FACT_NOT_CHALLENGEABLE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /** The request line and headers together exceed the HTTP server's limit (16 KiB): a query string too long, say. */
+  HEADERS_TOO_LARGE: 431,
   REPOSITORY_UNREACHABLE: 422,
   REF_NOT_FOUND: 422,
   COMMIT_NOT_FOUND: 422,
@@ -26,6 +32,8 @@ export const ERROR_STATUS = {
   /** The remote answered but its objects fail git's integrity checks (fsck); see docs/pipeline.md. */
   REPOSITORY_UNREADABLE: 422,
   RATE_LIMITED: 429,
+  /** `POST /analyses` while the pipeline already holds its bound of queued and running analyses (with `Retry-After`); see docs/pipeline.md. */
+  QUEUE_FULL: 429,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,
   CHAIN_UNAVAILABLE: 503,
@@ -57,6 +65,8 @@ export const WireError = z.object({
   code: ErrorCodeSchema,
   message: z.string().max(500),
   fields: z.array(FieldIssue).max(50).optional(),
+  /** Seconds the caller should wait before retrying (the HTTP `Retry-After` of a 429 or 503 raised behind NATS). */
+  retryAfterSeconds: z.number().int().nonnegative().optional(),
 });
 export type WireError = z.infer<typeof WireError>;
 
@@ -65,11 +75,27 @@ export type WireError = z.infer<typeof WireError>;
  * zod messages can quote the received value, which must never be echoed.
  */
 export function fieldIssues(error: z.ZodError, prefix: string[] = []): FieldIssue[] {
-  return error.issues.slice(0, 50).map((i) => ({
-    path: [...prefix, ...i.path.map(String)].join('.') || '(root)',
-    issue: issueName(i),
-  }));
+  const out: FieldIssue[] = [];
+  for (const i of error.issues) {
+    if (out.length >= MAX_FIELD_ISSUES) break;
+    const at = [...prefix, ...i.path.map(String)];
+    if (i.code === 'unrecognized_keys') {
+      // An unknown key is named: its name is a field the client sent, not a value. A name that does not look
+      // like a field (too long, punctuation, control or non-ASCII characters) is reported at its parent instead.
+      const named = i.keys.filter((k) => FIELD_NAME.test(k)).slice(0, MAX_FIELD_ISSUES);
+      for (const k of named) out.push({ path: [...at, k].join('.'), issue: 'unrecognized_key' });
+      if (named.length < i.keys.length) out.push({ path: at.join('.') || '(root)', issue: 'unrecognized_key' });
+    } else {
+      out.push({ path: at.join('.') || '(root)', issue: issueName(i) });
+    }
+  }
+  return out.slice(0, MAX_FIELD_ISSUES);
 }
+
+/** A validation error lists at most this many fields (WireError's bound). */
+const MAX_FIELD_ISSUES = 50;
+/** What an unknown key must look like to be named in a validation error. */
+const FIELD_NAME = /^[A-Za-z_$][A-Za-z0-9_$-]{0,63}$/;
 
 function issueName(i: z.core.$ZodIssue): string {
   switch (i.code) {

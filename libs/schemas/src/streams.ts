@@ -25,6 +25,8 @@ export const AnalysisProgressEvent = z.object({
   stageState: StageState,
   done: z.number().int().nonnegative().nullable(),
   total: z.number().int().nonnegative().nullable(),
+  /** The stage's attempt (see the Analysis's stages); absent from events of older replicas. */
+  attempt: z.number().int().positive().optional(),
   at: Timestamp,
 });
 export type AnalysisProgressEvent = z.infer<typeof AnalysisProgressEvent>;

@@ -66,6 +66,8 @@ export const subjects = {
     get: def('lineage.facts.get', 'fact-indexer', F.FactKeyParams.extend({ minBlock: DecimalId.optional() }), F.FactResponse),
     verify: def('lineage.facts.verify', 'fact-indexer', F.FactKeyParams, F.ChainFactResponse),
     list: def('lineage.facts.list', 'fact-indexer', F.FactListQuery, F.FactList),
+    /** `GET /facts?source=chain`: the projection's page, each fact read from the chain at its finalized block. */
+    verifyList: def('lineage.facts.verify-list', 'fact-indexer', F.FactListQuery, F.ChainFactList),
     resolution: def('lineage.facts.resolution', 'fact-indexer', F.ResolutionParams.extend({ minBlock: DecimalId.optional() }), F.ResolutionResponse),
     policies: def('lineage.facts.policies', 'fact-indexer', F.ListQuery, F.PolicyList),
     templates: def('lineage.facts.templates', 'fact-indexer', F.ListQuery, F.TemplateList),
@@ -93,11 +95,16 @@ export const subjects = {
       F.ChainBlocksResponse,
     ),
     nonce: def('lineage.chain.nonce', 'chain-reader', z.object({ address: Address }), z.object({ nonce: DecimalId, blockNumber: DecimalId })),
+    /**
+     * getFact pinned to one block: the finalized one (default) or the head (`at: 'latest'`). The block is read first,
+     * then the call is made at its number. `at` is echoed (an older reader, which ignores it, answers for the
+     * finalized block and its reply parses as such); `blockTimestamp` is the pinned block's.
+     */
     factAt: def(
       'lineage.chain.fact-at',
       'chain-reader',
-      z.object({ factKey: DecimalId }),
-      z.object({ blockNumber: DecimalId, blockHash: Hash32, state: F.ChainFactState }),
+      z.object({ factKey: DecimalId, at: F.ChainReadAt.default('finalized') }),
+      z.object({ at: F.ChainReadAt.default('finalized'), blockNumber: DecimalId, blockHash: Hash32, blockTimestamp: Timestamp.optional(), state: F.ChainFactState }),
     ),
   },
 } as const;

@@ -29,6 +29,8 @@ export const envTypes = { bool, port, ms };
 export const databaseEnv = {
   DATABASE_URL: z.string().min(1).default('postgres://postgres@127.0.0.1:5432/lineage'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  /** How long a query waits for a pooled connection (and a connect for the server) before answering 503; keep it below NATS_REQUEST_TIMEOUT_MS. */
+  DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
 };
 
 /** Parse `env` with a service's schema; fail fast naming each variable. */

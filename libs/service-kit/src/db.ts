@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
+import { isStoreUnavailable } from './unavailable';
 
 export type { Knex };
 
@@ -9,14 +10,34 @@ export interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-/** A pool whose every connection works inside the owning service's schema. */
-export function createDb(opts: { url: string; schema: string; poolMax: number; applicationName: string }): Knex {
+const quiet = (): void => undefined;
+
+/** How long a query may wait for a pooled connection by default: well inside a NATS request's 5 s, so a caller gets 503, not a timeout. */
+export const DB_ACQUIRE_TIMEOUT_MS = 3_000;
+
+/**
+ * A pool whose every connection works inside the owning service's schema. When the database goes away nothing
+ * waits long: a connect gives up after the acquire timeout too (a black-holed address never refuses), and a query
+ * that cannot get a connection within it fails; either becomes 503 SERVICE_UNAVAILABLE (unavailable.ts).
+ */
+export function createDb(opts: { url: string; schema: string; poolMax: number; applicationName: string; acquireTimeoutMs?: number }): Knex {
+  const acquireTimeoutMs = opts.acquireTimeoutMs ?? DB_ACQUIRE_TIMEOUT_MS;
   return knexFactory({
     client: 'pg',
-    connection: { connectionString: opts.url, application_name: opts.applicationName },
+    connection: {
+      connectionString: opts.url,
+      application_name: opts.applicationName,
+      connectionTimeoutMillis: acquireTimeoutMs,
+      // Idle pooled connections to a vanished server are noticed by TCP keepalive rather than by the next query.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    },
     searchPath: [opts.schema, 'public'],
     pool: { min: 0, max: opts.poolMax, idleTimeoutMillis: 30_000 },
-    acquireConnectionTimeout: 10_000,
+    acquireConnectionTimeout: acquireTimeoutMs,
+    // knex would print a plain-text line per failed connect ("Acquire connection error") into the JSON logs; every
+    // such failure also reaches the query that wanted the connection, and is reported (and mapped) there.
+    log: { warn: quiet, error: quiet, debug: quiet, deprecate: quiet },
   });
 }
 
@@ -39,9 +60,17 @@ export async function migrate(db: Knex, schema: string, migrations: Migration[])
   return applied;
 }
 
+/**
+ * Readiness: `select 1` through the pool. Fails fast with a reason when the database refuses or drops
+ * connections (a refused connect fails at once; otherwise the readiness bound of 2 s cuts it short).
+ */
 export async function dbCheck(db: Knex): Promise<{ ok: boolean; detail?: string }> {
-  await db.raw('select 1');
-  return { ok: true };
+  try {
+    await db.raw('select 1');
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, detail: isStoreUnavailable(err) ? 'unreachable' : 'query failed' };
+  }
 }
 
 /** Create the database named in the URL if it does not exist (development convenience). */
@@ -91,3 +120,11 @@ export async function preparedQuery<R>(db: Knex, text: string, values: readonly 
 interface PgConnection {
   query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
+
+const BIGINT_MAX = 2n ** 63n - 1n;
+/**
+ * Whether a decimal id fits a bigint column. The API's ids are uint256 decimal strings; one beyond a store's
+ * bigint range cannot name a row, so a store answers "not found" for it without asking PostgreSQL (which
+ * would fail the query: `value out of range for type bigint`).
+ */
+export const fitsBigint = (id: string): boolean => /^[0-9]{1,19}$/.test(id) && BigInt(id) <= BIGINT_MAX;

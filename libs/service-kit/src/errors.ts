@@ -1,5 +1,6 @@
 import { ZodError } from 'zod';
 import { ERROR_STATUS, fieldIssues, type ErrorCode, type FieldIssue, type WireError } from '@lineage/schemas';
+import { STORE_UNAVAILABLE_MESSAGE, isStoreUnavailable } from './unavailable';
 
 /** An error with a stable public code. Its message must never contain client input. */
 export class ApiError extends Error {
@@ -35,5 +36,24 @@ export function toWireError(err: unknown): { wire: WireError; internal: boolean 
     const e = validationError(err);
     return { wire: { code: e.code, message: e.message, fields: e.fields }, internal: false };
   }
+  // The database refused, dropped or could not hand out a connection: unavailable (retry later), not a bug.
+  if (isStoreUnavailable(err)) return { wire: { code: 'SERVICE_UNAVAILABLE', message: STORE_UNAVAILABLE_MESSAGE }, internal: false };
   return { wire: { code: 'INTERNAL', message: 'An internal error occurred.' }, internal: true };
+}
+
+/**
+ * The failure a NATS reply carries: the wire error plus, when the error sets a `Retry-After`
+ * header (a 429 or 503 raised behind NATS), that delay in seconds, so the gateway can send it on.
+ */
+export function toReplyError(err: unknown): { wire: WireError; internal: boolean } {
+  const out = toWireError(err);
+  const retryAfter = err instanceof ApiError ? err.headers?.['Retry-After'] : undefined;
+  if (retryAfter !== undefined && /^\d{1,9}$/.test(retryAfter)) return { ...out, wire: { ...out.wire, retryAfterSeconds: Number(retryAfter) } };
+  return out;
+}
+
+/** The error a NATS requester rethrows for a failed reply; a `retryAfterSeconds` becomes its `Retry-After` header again. */
+export function fromReplyError(wire: WireError): ApiError {
+  const headers = wire.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(wire.retryAfterSeconds) };
+  return new ApiError(wire.code, wire.message, wire.fields, headers);
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
-import { ERROR_STATUS, type ErrorBody } from '@lineage/schemas';
+import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '@lineage/schemas';
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
 import type { Readiness } from './readiness';
@@ -39,6 +40,23 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     res.locals.requestId = requestId;
     res.locals.log = opts.logger.child({ requestId });
     res.setHeader('X-Request-Id', requestId);
+    next();
+  });
+
+  // Express answers 304 to any request it thinks fresh: `If-None-Match: *` made every JSON route answer 304 with
+  // no body. Only a route that sets its own ETag serves conditional requests (the gateway's manifest); for the
+  // rest, a request is never fresh.
+  app.use((req, _res, next) => {
+    Object.defineProperty(req, 'fresh', { value: false });
+    next();
+  });
+
+  // HTTP/1.1 requires a Host header (RFC 9112 §3.2). Node's own check (requireHostHeader) answers with a bare
+  // 400 and no body, so `listen` turns it off and the refusal is made here, in the error envelope.
+  app.use((req, res, next) => {
+    if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined) {
+      return sendError(res, new ApiError('VALIDATION_FAILED', 'An HTTP/1.1 request needs a Host header.', [{ path: 'Host', issue: 'required' }]));
+    }
     next();
   });
 
@@ -103,10 +121,40 @@ export interface HttpServerHandle {
   close(timeoutMs: number): Promise<void>;
 }
 
+/**
+ * Requests Node's HTTP parser refuses before Express sees them (a request line and headers over the 16 KiB
+ * limit, a malformed request line or header): answered with the API's error envelope instead of Node's bare
+ * status line, with the code that status has in ERROR_STATUS. The connection is closed afterwards, as Node does.
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  // As Node does: answer only if no response on this connection has started (keep-alive connections included).
+  const inflight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inflight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    return;
+  }
+  const [code, reason, message]: [ErrorCode, string, string] =
+    err.code === 'HPE_HEADER_OVERFLOW' ? ['HEADERS_TOO_LARGE', 'Request Header Fields Too Large', 'The request line and headers exceed the size limit.']
+    : err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? ['PAYLOAD_TOO_LARGE', 'Payload Too Large', 'The request body exceeds the size limit.']
+    : ['VALIDATION_FAILED', 'Bad Request', 'The request could not be read.'];
+  const requestId = randomUUID();
+  const body = JSON.stringify({ error: { code, message, requestId } } satisfies ErrorBody);
+  socket.end(
+    `HTTP/1.1 ${ERROR_STATUS[code]} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<HttpServerHandle> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const server = createServer({ requireHostHeader: false }, app);
+    server.on('clientError', answerClientError);
     server.once('error', reject);
+    server.listen(port, host);
     server.once('listening', () => {
       server.off('error', reject);
       server.keepAliveTimeout = 65_000; // longer than common load balancer idle timeouts

@@ -1,6 +1,7 @@
 export * from './config';
 export * from './logger';
 export * from './errors';
+export * from './unavailable';
 export * from './metrics';
 export * from './readiness';
 export * from './http';

@@ -30,11 +30,11 @@ export function baseServiceOptions(name: string, c: BaseConfig): Pick<ServiceOpt
 /** A schema owner's pool; in development (`MIGRATE_ON_START`) the schema is migrated first. */
 export async function openServiceDb(
   name: string,
-  c: { DATABASE_URL: string; DATABASE_POOL_MAX: number; MIGRATE_ON_START: boolean },
+  c: { DATABASE_URL: string; DATABASE_POOL_MAX: number; DATABASE_ACQUIRE_TIMEOUT_MS?: number; MIGRATE_ON_START: boolean },
   schema: string,
   migrations: Migration[],
 ): Promise<Knex> {
-  const db = createDb({ url: c.DATABASE_URL, schema, poolMax: c.DATABASE_POOL_MAX, applicationName: name });
+  const db = createDb({ url: c.DATABASE_URL, schema, poolMax: c.DATABASE_POOL_MAX, applicationName: name, acquireTimeoutMs: c.DATABASE_ACQUIRE_TIMEOUT_MS });
   if (c.MIGRATE_ON_START) {
     await ensureDatabase(c.DATABASE_URL);
     await migrate(db, schema, migrations);

@@ -4,7 +4,7 @@ import { REQUEST_ID_HEADER, replyEnvelope, type SubjectDef } from '@lineage/sche
 import type { z } from 'zod';
 import type { Logger } from './logger';
 import type { ServiceMetrics } from './metrics';
-import { ApiError, toWireError, validationError } from './errors';
+import { ApiError, fromReplyError, toReplyError, validationError } from './errors';
 import { acceptRequestId } from './http';
 
 export interface HandlerContext {
@@ -110,7 +110,7 @@ export class Nats {
       }
       reply = { ok: true, result: checked.data };
     } catch (err) {
-      const { wire, internal } = toWireError(err);
+      const { wire, internal } = toReplyError(err);
       outcome = wire.code;
       if (internal) log.error({ err }, 'handler failed');
       reply = { ok: false, error: wire };
@@ -167,7 +167,7 @@ export class Nats {
     }
     if (!envelope.data.ok) {
       end({ outcome: envelope.data.error.code });
-      throw new ApiError(envelope.data.error.code, envelope.data.error.message, envelope.data.error.fields);
+      throw fromReplyError(envelope.data.error);
     }
     end({ outcome: 'ok' });
     return envelope.data.result as z.output<D['response']>;

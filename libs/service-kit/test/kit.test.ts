@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ApiError, ConfigError, CursorCodec, Readiness, baseEnv, baseServiceOptions, envTypes, loadConfig, toWireError, acceptRequestId } from '../src';
+import { ApiError, ConfigError, CursorCodec, Readiness, baseEnv, baseServiceOptions, envTypes, loadConfig, toWireError, acceptRequestId, toReplyError, fromReplyError } from '../src';
+import { WireError } from '@lineage/schemas';
 
 describe('CursorCodec', () => {
   const codec = new CursorCodec('a-test-secret-of-enough-length');
@@ -74,6 +75,22 @@ describe('error mapping', () => {
     expect(internal.internal).toBe(true);
     expect(internal.wire).toEqual({ code: 'INTERNAL', message: 'An internal error occurred.' });
     expect(new ApiError('RATE_LIMITED', 'x').status).toBe(429);
+  });
+
+  it('carries Retry-After across a NATS hop, and only there', () => {
+    const full = new ApiError('QUEUE_FULL', 'The analysis queue is full; retry later.', undefined, { 'Retry-After': '30' });
+    expect(full.status).toBe(429);
+    // The HTTP body never grows a field; the NATS reply carries the delay so the gateway can send the header.
+    expect(toWireError(full).wire).toEqual({ code: 'QUEUE_FULL', message: 'The analysis queue is full; retry later.' });
+    const reply = toReplyError(full).wire;
+    expect(reply).toEqual({ code: 'QUEUE_FULL', message: 'The analysis queue is full; retry later.', retryAfterSeconds: 30 });
+    const back = fromReplyError(WireError.parse(JSON.parse(JSON.stringify(reply))));
+    expect(back.status).toBe(429);
+    expect(back.headers).toEqual({ 'Retry-After': '30' });
+    // Without a Retry-After (or with an HTTP-date one) nothing is added, and nothing comes back.
+    expect(toReplyError(new ApiError('CASE_NOT_FOUND', 'No case.')).wire).toEqual({ code: 'CASE_NOT_FOUND', message: 'No case.' });
+    expect(toReplyError(new ApiError('RATE_LIMITED', 'x', undefined, { 'Retry-After': 'Wed, 21 Oct 2026 07:28:00 GMT' })).wire.retryAfterSeconds).toBeUndefined();
+    expect(fromReplyError({ code: 'CASE_NOT_FOUND', message: 'No case.' }).headers).toBeUndefined();
   });
 });
 

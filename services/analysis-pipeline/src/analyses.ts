@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { STAGE_NAMES, streams, type analysisApi } from '@lineage/schemas';
-import { ApiError, notFound, type Knex } from '@lineage/service-kit';
+import { STAGE_NAMES, type analysisApi } from '@lineage/schemas';
+import { ApiError, fitsBigint, notFound, type Knex } from '@lineage/service-kit';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { z } from 'zod';
 import { SCHEMA } from './migrations';
+import { markJobPublished, publishJob } from './reconciler';
 
 type Analysis = z.input<typeof analysisApi.Analysis>;
 type CreateInput = { body: z.output<typeof analysisApi.CreateAnalysisRequest>; idempotencyKey: string | null; caller: { apiKeyHash: string | null } };
@@ -21,7 +22,19 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const now = () => Math.floor(Date.now() / 1000);
 
 export const initialStages = (): Analysis['stages'] =>
-  STAGE_NAMES.map((name) => ({ name, state: 'pending', startedAt: null, finishedAt: null, done: null, total: null, unit: null }));
+  STAGE_NAMES.map((name) => ({ name, state: 'pending', startedAt: null, finishedAt: null, done: null, total: null, unit: null, attempt: 0 }));
+
+/** Seconds a client refused with QUEUE_FULL is asked to wait (`Retry-After`). */
+export const QUEUE_FULL_RETRY_AFTER_SECONDS = 30;
+/** Key of the advisory lock that makes the queue bound's count-then-insert exact across replicas. */
+const QUEUE_BOUND_LOCK = 0x4c494e45; // 'LINE'
+
+export interface AnalysesOptions {
+  /** Bound on queued + running + cancelling analyses (PIPELINE_MAX_QUEUED). */
+  maxActive: number;
+  /** Tests only (LINEAGE_FAULT_AFTER_INSERT): runs right after a new row commits, before its job is published. */
+  afterInsert?: () => void;
+}
 
 /** The analysis records: creation (deduplicated, idempotent), reads, cancellation, manifests. */
 export class Analyses {
@@ -31,6 +44,7 @@ export class Analyses {
     private readonly engineVersion: string,
     /** Canonical form of an allowed repository URL; refuses what the policy refuses. */
     private readonly canonicalUrl: (url: string, field: string) => string,
+    private readonly opts: AnalysesOptions = { maxActive: Number.MAX_SAFE_INTEGER },
   ) {}
 
   private table(trx: Knex | Knex.Transaction = this.db) {
@@ -43,7 +57,8 @@ export class Analyses {
       state: r.state,
       pair: { origin: { url: r.origin_url, commit: r.origin_commit }, target: { url: r.target_url, commit: r.target_commit } },
       engineVersion: r.engine_version,
-      stages: r.stages,
+      // Rows written before stages carried `attempt`: a stage that started once is on attempt 1.
+      stages: r.stages.map((st) => ({ ...st, attempt: st.attempt ?? (st.state === 'pending' ? 0 : 1) })),
       caseId: r.case_id === null ? null : String(r.case_id),
       manifestHash: r.manifest_hash,
       error: r.error,
@@ -71,30 +86,48 @@ export class Analyses {
     }
     const token = randomBytes(24).toString('base64url');
     const t = now();
-    const inserted = (await this.db.raw(
-      `INSERT INTO ${SCHEMA}.analyses (origin_url, origin_commit, target_url, target_commit, engine_version, state, stages, cancel_token_hash, api_key_hash, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'queued', ?::jsonb, ?, ?, ?, ?)
-       ON CONFLICT (origin_url, origin_commit, target_url, target_commit, engine_version) WHERE state IN ('queued', 'running', 'cancelling', 'completed') DO NOTHING
-       RETURNING *`,
-      [origin.url, origin.commit, target.url, target.commit, this.engineVersion, JSON.stringify(initialStages()), sha256(token), input.caller.apiKeyHash, t, t],
-    )) as { rows: Row[] };
+    // Count and insert under one lock, so the bound holds exactly however many replicas take requests.
+    const inserted = await this.db.transaction(async (trx) => {
+      await trx.raw('SELECT pg_advisory_xact_lock(?)', [QUEUE_BOUND_LOCK]);
+      const { rows } = (await trx.raw(`SELECT count(*)::int AS n FROM ${SCHEMA}.analyses WHERE state IN ('queued', 'running', 'cancelling')`)) as { rows: { n: number }[] };
+      if (rows[0]!.n >= this.opts.maxActive) return 'full' as const;
+      const res = (await trx.raw(
+        `INSERT INTO ${SCHEMA}.analyses (origin_url, origin_commit, target_url, target_commit, engine_version, state, stages, cancel_token_hash, api_key_hash, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 'queued', ?::jsonb, ?, ?, ?, ?)
+         ON CONFLICT (origin_url, origin_commit, target_url, target_commit, engine_version) WHERE state IN ('queued', 'running', 'cancelling', 'completed') DO NOTHING
+         RETURNING *`,
+        [origin.url, origin.commit, target.url, target.commit, this.engineVersion, JSON.stringify(initialStages()), sha256(token), input.caller.apiKeyHash, t, t],
+      )) as { rows: Row[] };
+      return res.rows[0] ?? null;
+    });
     let response: { analysis: Analysis; cancelToken: string | null; created: boolean };
-    if (inserted.rows[0]) {
-      const row = inserted.rows[0];
-      // The job id is the analysis id: a retried publish is dropped by the stream's duplicate window.
+    if (inserted !== null && inserted !== 'full') {
+      const row = inserted;
+      this.opts.afterInsert?.();
+      // The job id is the analysis id: a retried publish is dropped by the stream's duplicate window. Should this
+      // process die before the job is recorded as published, the reconciler publishes it (reconciler.ts).
       try {
-        await this.js().publish(streams.jobs.subjects[0], JSON.stringify({ analysisId: String(row.id) }), { msgID: `analysis-${row.id}` });
+        await publishJob(this.js(), row.id);
       } catch {
         // No job, no analysis: mark it failed so the pair is not blocked, and let the client retry.
         await this.table().where('id', row.id).update({ state: 'failed', error: JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: 'The work queue did not accept the job.', limit: null }), updated_at: now() });
         throw new ApiError('SERVICE_UNAVAILABLE', 'The work queue is not available; retry shortly.');
       }
+      await markJobPublished(this.db, row.id);
       response = { analysis: Analyses.view(row), cancelToken: token, created: true };
     } else {
+      // The pair's live or completed analysis is returned even when the queue is full: it adds no work.
       const existing = (await this.table()
         .where({ origin_url: origin.url, origin_commit: origin.commit, target_url: target.url, target_commit: target.commit, engine_version: this.engineVersion })
         .whereIn('state', ['queued', 'running', 'cancelling', 'completed'])
-        .first()) as Row;
+        .first()) as Row | undefined;
+      if (!existing) {
+        if (inserted === 'full') {
+          throw new ApiError('QUEUE_FULL', 'The analysis queue is full; retry later.', undefined, { 'Retry-After': String(QUEUE_FULL_RETRY_AFTER_SECONDS) });
+        }
+        // Only possible if the conflicting analysis failed or was cancelled between the insert and this read.
+        throw new ApiError('SERVICE_UNAVAILABLE', 'The analysis could not be created; retry shortly.');
+      }
       response = { analysis: Analyses.view(existing), cancelToken: null, created: false };
     }
     if (input.idempotencyKey) {
@@ -106,6 +139,8 @@ export class Analyses {
   }
 
   async row(id: string): Promise<Row> {
+    // An id beyond bigint names no analysis (and must not reach SQL, where it is an error).
+    if (!fitsBigint(id)) throw notFound('ANALYSIS_NOT_FOUND', 'analysis');
     const r = (await this.table().where('id', id).first()) as Row | undefined;
     if (!r) throw notFound('ANALYSIS_NOT_FOUND', 'analysis');
     return r;
@@ -135,10 +170,13 @@ export class Analyses {
 
   /** One chunk of the manifest bytes from `offset` (NATS messages are bounded; callers loop). */
   async manifest(id: string, offset = 0) {
-    await this.row(id);
+    const { state } = await this.row(id);
     const m = await this.db.withSchema(SCHEMA).table('manifests')
       .select('manifest_hash', this.db.raw('octet_length(bytes) as total'), this.db.raw('substring(bytes from ? for ?) as chunk', [offset + 1, MANIFEST_CHUNK_BYTES]))
       .where('analysis_id', id).first();
+    // Only an analysis that may still complete is "not ready"; a cancelled or failed one never gets a manifest.
+    if (!m && state === 'cancelled') throw new ApiError('ANALYSIS_CANCELLED', 'The analysis was cancelled: it has no manifest and never will.');
+    if (!m && state === 'failed') throw new ApiError('ANALYSIS_FAILED', 'The analysis failed: it has no manifest and never will.');
     if (!m) throw new ApiError('MANIFEST_NOT_READY', 'The manifest exists once the analysis completes.');
     const total = Number(m.total);
     if (offset > total) throw new ApiError('VALIDATION_FAILED', 'The offset is past the end of the manifest.', [{ path: 'offset', issue: 'too_big' }]);

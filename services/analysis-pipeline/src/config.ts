@@ -35,10 +35,25 @@ export const pipelineEnv = {
   ANALYSIS_TIMEOUT_MS: positive.default(600_000),
   ANALYSIS_MAX_REPO_BYTES: positive.default(2 * 1024 ** 3),
   GIT_TIMEOUT_MS: positive.default(300_000),
-  /** JetStream ack wait for jobs; a dead worker's job is redelivered after about this long. */
-  JOB_ACK_WAIT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  /**
+   * JetStream ack wait for jobs: a dead worker's job is redelivered after at most this long (a live worker
+   * sends in-progress heartbeats every quarter of it). Applied to an existing consumer at start.
+   */
+  JOB_ACK_WAIT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(20_000),
+  /** How often the reconciler looks for queued analyses whose job never reached the work queue (it also runs at start). */
+  JOB_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+  /** A queued analysis without a published job is republished once it is this old (its creator may still be publishing). */
+  JOB_RECONCILE_MIN_AGE_MS: z.coerce.number().int().min(0).max(3_600_000).default(5_000),
+  /** Bound on queued + running analyses; `POST /analyses` beyond it is 429 QUEUE_FULL with Retry-After. */
+  PIPELINE_MAX_QUEUED: positive.default(1000),
   /** Drills and tests only: each stage takes at least this much longer, so a running stage can be caught in the act. */
   DEBUG_STAGE_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+  /**
+   * TESTS ONLY — fault injection, never set in a deployment (the chart cannot set it). `exit`: the process
+   * kills itself (SIGKILL) right after a new analysis's row is committed and before its job is published,
+   * the crash the reconciler exists for (test/integration/pipeline-durability.test.ts).
+   */
+  LINEAGE_FAULT_AFTER_INSERT: z.enum(['exit']).optional(),
 };
 export type PipelineConfig = ReturnType<typeof loadPipelineConfig>;
 export const loadPipelineConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(pipelineEnv, env);

@@ -9,6 +9,7 @@ import { Intake } from './intake/validate';
 import { RepoCache } from './intake/repo-cache';
 import { PipelineWorker } from './worker';
 import { CaseLinks } from './case-links';
+import { JobReconciler } from './reconciler';
 
 runMain('analysis-pipeline', async () => {
   const config = loadPipelineConfig();
@@ -19,7 +20,12 @@ runMain('analysis-pipeline', async () => {
   let js: JetStreamClient | null = null;
   let worker: PipelineWorker | null = null;
   let links: CaseLinks | null = null;
-  const analyses = new Analyses(db, () => js!, ENGINE_VERSION, (url, field) => intake.canonical(url, field));
+  let reconciler: JobReconciler | null = null;
+  const analyses = new Analyses(db, () => js!, ENGINE_VERSION, (url, field) => intake.canonical(url, field), {
+    maxActive: config.PIPELINE_MAX_QUEUED,
+    // Tests only: die between the analysis's insert and its job's publish (see config.ts).
+    ...(config.LINEAGE_FAULT_AFTER_INSERT === 'exit' ? { afterInsert: () => process.kill(process.pid, 'SIGKILL') } : {}),
+  });
   const evictTimer = setInterval(() => void cache.evict().catch(() => undefined), 60_000);
   evictTimer.unref();
   await startService({
@@ -28,6 +34,12 @@ runMain('analysis-pipeline', async () => {
     onNats: async (nats, rt) => {
       js = await ensureStreams(nats.nc);
       registerHandlers(nats, analyses, intake);
+      // Every replica sweeps (at start, then periodically); see reconciler.ts for why that is harmless.
+      reconciler = new JobReconciler({
+        db, js: () => js!, log: rt.log, metrics: rt.metrics,
+        intervalMs: config.JOB_RECONCILE_INTERVAL_MS, minAgeMs: config.JOB_RECONCILE_MIN_AGE_MS,
+      });
+      reconciler.start();
       links = new CaseLinks(db, nats.nc, js, rt.log);
       await links.start();
       if (config.WORKER_CONCURRENCY > 0) {
@@ -50,6 +62,6 @@ runMain('analysis-pipeline', async () => {
       }
     },
     // Stop pulling jobs and hand running ones back before NATS drains.
-    beforeDrain: [{ name: 'pipeline-worker', run: async () => { clearInterval(evictTimer); await worker?.stop(); await links?.stop(); } }],
+    beforeDrain: [{ name: 'pipeline-worker', run: async () => { clearInterval(evictTimer); await reconciler?.stop(); await worker?.stop(); await links?.stop(); } }],
   });
 });

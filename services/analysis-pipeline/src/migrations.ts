@@ -68,4 +68,22 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // When the job reached the work queue: a queued analysis without it is republished by the reconciler.
+    // Rows from before stay null, so a queued one is republished once (deduplicated, or recognised by the worker).
+    // The partial index serves the queue bound's count and the reconciler's sweep.
+    name: '0003_job_published',
+    async up(knex) {
+      await knex.schema.withSchema(SCHEMA).alterTable('analyses', (t) => {
+        t.bigInteger('job_published_at');
+      });
+      await knex.raw(`CREATE INDEX analyses_active ON ${SCHEMA}.analyses (id) WHERE state IN ('queued', 'running', 'cancelling')`);
+    },
+    async down(knex) {
+      await knex.raw(`DROP INDEX IF EXISTS ${SCHEMA}.analyses_active`);
+      await knex.schema.withSchema(SCHEMA).alterTable('analyses', (t) => {
+        t.dropColumn('job_published_at');
+      });
+    },
+  },
 ];

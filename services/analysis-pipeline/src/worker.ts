@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { AckPolicy, jetstreamManager, type ConsumerMessages, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
+import { AckPolicy, JetStreamApiCodes, JetStreamApiError, jetstreamManager, type ConsumerInfo, type ConsumerMessages, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/nats-core';
-import { Gauge } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import { AnalysisJob, eventSubjects, STAGE_NAMES, streams, type AnalysisCompletedEvent, type AnalysisProgressEvent } from '@lineage/schemas';
 import { ApiError, type Knex, type Logger, type ServiceMetrics } from '@lineage/service-kit';
 import { isEngineError, stageError, type Limits } from '@lineage/engine';
@@ -12,7 +12,7 @@ import type { RemotePolicy } from './intake/remote-policy';
 import type { RepoCache } from './intake/repo-cache';
 
 type StageName = (typeof STAGE_NAMES)[number];
-interface StageView { name: StageName; state: string; startedAt: string | null; finishedAt: string | null; done: number | null; total: number | null; unit: string | null }
+interface StageView { name: StageName; state: string; startedAt: string | null; finishedAt: string | null; done: number | null; total: number | null; unit: string | null; attempt?: number }
 
 export interface WorkerOptions {
   db: Knex;
@@ -27,7 +27,7 @@ export interface WorkerOptions {
   concurrency: number;
   log: Logger;
   metrics: ServiceMetrics;
-  /** How long JetStream waits for an ack before redelivering; heartbeats come at a third of it. */
+  /** How long JetStream waits for an ack before redelivering; heartbeats come at a quarter of it. */
   ackWaitMs: number;
   /** Drills and tests: extra work inside each stage (the stage is already `running`). */
   stageDelay?: (analysisId: string, stage: StageName) => Promise<void>;
@@ -53,30 +53,69 @@ export class PipelineWorker {
   private readonly running = new Set<AbortController>();
   private stopping = false;
   private pendingTimer: NodeJS.Timeout | null = null;
+  private readonly retries: Counter<'stage'>;
 
   constructor(private readonly o: WorkerOptions) {
     this.store = new StageStore(o.db);
-  }
-
-  /** The DB lease outlives a missed heartbeat or two, and expires soon after JetStream would redeliver. */
-  private get leaseSeconds(): number {
-    return Math.ceil((this.o.ackWaitMs * 1.5) / 1000);
-  }
-
-  static async ensureConsumer(nc: NatsConnection, ackWaitMs: number): Promise<void> {
-    const jsm = await jetstreamManager(nc);
-    await jsm.consumers.add(streams.jobs.name, {
-      durable_name: streams.jobs.consumer,
-      ack_policy: AckPolicy.Explicit,
-      ack_wait: nanos(ackWaitMs),
-      max_deliver: MAX_DELIVER,
-      max_ack_pending: 1000,
-      filter_subject: streams.jobs.subjects[0],
+    this.retries = new Counter({
+      name: 'lineage_pipeline_stage_retries_total',
+      help: 'Stages started again after an earlier attempt was interrupted (worker died or shut down, transient failure)',
+      labelNames: ['stage'] as const,
+      registers: [o.metrics.registry],
     });
   }
 
+  /** In-progress acks (and lease renewals) while a job runs: four per ack wait, so one lost heartbeat costs nothing. */
+  private get heartbeatMs(): number {
+    return Math.max(250, Math.floor(this.o.ackWaitMs / 4));
+  }
+
+  /**
+   * The DB lease outlives JetStream's ack wait by one heartbeat (room for a late heartbeat or clock skew between
+   * pods), so a dead worker's job is taken over about ack wait + one heartbeat after its last heartbeat.
+   */
+  private get leaseSeconds(): number {
+    return Math.ceil((this.o.ackWaitMs + this.heartbeatMs) / 1000);
+  }
+
+  /**
+   * Create the work queue's durable consumer, or bring an existing one (made by an older release or with another
+   * JOB_ACK_WAIT_MS) to this configuration: JetStream keeps a durable consumer's settings across restarts, so
+   * without the update an old, long ack wait would still decide how fast a dead worker's job is taken over.
+   */
+  static async ensureConsumer(nc: NatsConnection, ackWaitMs: number, log?: Logger): Promise<ConsumerInfo> {
+    const jsm = await jetstreamManager(nc);
+    const wanted = { ack_wait: nanos(ackWaitMs), max_deliver: MAX_DELIVER, max_ack_pending: 1000 };
+    let info: ConsumerInfo | null = null;
+    try {
+      info = await jsm.consumers.info(streams.jobs.name, streams.jobs.consumer);
+    } catch (err) {
+      if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound)) throw err;
+    }
+    if (!info) {
+      try {
+        return await jsm.consumers.add(streams.jobs.name, {
+          durable_name: streams.jobs.consumer,
+          ack_policy: AckPolicy.Explicit,
+          filter_subject: streams.jobs.subjects[0],
+          ...wanted,
+        });
+      } catch (err) {
+        // Another replica may have created it between our info and add; then it is updated below if needed.
+        info = await jsm.consumers.info(streams.jobs.name, streams.jobs.consumer).catch(() => {
+          throw err;
+        });
+      }
+    }
+    const c = info.config;
+    if (c.ack_wait === wanted.ack_wait && c.max_deliver === wanted.max_deliver && c.max_ack_pending === wanted.max_ack_pending) return info;
+    const updated = await jsm.consumers.update(streams.jobs.name, streams.jobs.consumer, wanted);
+    log?.info({ ackWaitMs: { from: Math.round((c.ack_wait ?? 0) / 1e6), to: ackWaitMs }, maxDeliver: { from: c.max_deliver, to: MAX_DELIVER } }, 'work queue consumer updated');
+    return updated;
+  }
+
   async start(): Promise<void> {
-    await PipelineWorker.ensureConsumer(this.o.nc, this.o.ackWaitMs);
+    await PipelineWorker.ensureConsumer(this.o.nc, this.o.ackWaitMs, this.o.log);
     const consumer = await this.o.js.consumers.get(streams.jobs.name, streams.jobs.consumer);
     const pending = new Gauge({ name: 'lineage_pipeline_jobs_pending', help: 'Jobs waiting or in progress on the work queue', registers: [this.o.metrics.registry] });
     this.pendingTimer = setInterval(() => {
@@ -133,21 +172,38 @@ export class PipelineWorker {
       .andWhere((w) => w.whereNull('lease_until').orWhere('lease_until', '<', now()).orWhere('worker', this.id))
       .update({ worker: this.id, lease_until: now() + this.leaseSeconds });
     if (leased === 0) {
-      // Another worker holds it (or held it and died): try again once its lease can have expired.
-      m.nak(this.leaseSeconds * 1000);
+      // Another worker holds it: alive (it renews the lease), or dead (the lease runs out). Come back just after
+      // the lease can have run out, so a dead worker's job is taken over without waiting a whole lease.
+      const cur = await this.table().where('id', id).first('lease_until');
+      const left = Number(cur?.lease_until ?? 0) - now();
+      m.nak(Math.min(this.leaseSeconds, Math.max(0, left)) * 1000 + 1000);
       return;
     }
     const ac = new AbortController();
     this.running.add(ac);
+    let lostLease = false;
     const heartbeat = setInterval(() => {
-      m.working();
-      void this.table().where({ id, worker: this.id }).update({ lease_until: now() + this.leaseSeconds }).catch(() => undefined);
-    }, Math.max(250, Math.floor(this.o.ackWaitMs / 3)));
+      try {
+        m.working(); // JetStream restarts the ack wait: no redelivery while we are alive
+      } catch {
+        // connection closing; the lease below still speaks for us
+      }
+      void this.table().where({ id, worker: this.id }).update({ lease_until: now() + this.leaseSeconds }).then((n) => {
+        if (n === 0 && !lostLease) {
+          // Our heartbeats stalled past the lease and another worker took the job over: stop, and leave the job to it.
+          lostLease = true;
+          log.warn('lease taken over by another worker; abandoning the job');
+          ac.abort();
+        }
+      }, () => undefined);
+    }, this.heartbeatMs);
     try {
       await this.run(id, ac.signal, log);
       m.ack();
     } catch (err) {
-      if (err instanceof Requeue || ac.signal.aborted) {
+      if (lostLease) {
+        // Neither ack nor nak: the worker that holds the lease now owns the job's fate.
+      } else if (err instanceof Requeue || ac.signal.aborted) {
         log.info('job handed back to the queue');
         m.nak(this.stopping ? 0 : 5000);
       } else if (isDeterministic(err)) {
@@ -187,15 +243,21 @@ export class PipelineWorker {
           const fresh = await this.table().where('id', id).first('cancel_requested', 'state');
           if (fresh.cancel_requested) return this.finishCancel(id);
           if (this.stopping || signal.aborted) throw new Requeue();
-          await this.runStage(id, name, pair, gitDirs, signal, log);
+          // A stage left `running` was interrupted (its worker died, shut down or failed transiently): this is a retry.
+          const attempt = (current.attempt ?? (current.state === 'pending' ? 0 : 1)) + 1;
+          await this.runStage(id, name, attempt, pair, gitDirs, signal, log);
         }
       }),
     );
   }
 
-  private async runStage(id: string, name: StageName, pair: StageContext['pair'], gitDirs: StageContext['gitDirs'], signal: AbortSignal, log: Logger): Promise<void> {
-    await this.patchStage(id, name, { state: 'running', startedAt: String(now()), finishedAt: null, done: null, total: null, unit: null });
-    await this.progress(id, name, 'running', null, null);
+  private async runStage(id: string, name: StageName, attempt: number, pair: StageContext['pair'], gitDirs: StageContext['gitDirs'], signal: AbortSignal, log: Logger): Promise<void> {
+    await this.patchStage(id, name, { state: 'running', startedAt: String(now()), finishedAt: null, done: null, total: null, unit: null, attempt });
+    if (attempt > 1) {
+      this.retries.inc({ stage: name });
+      log.info({ stage: name, attempt }, 'stage retried');
+    }
+    await this.progress(id, name, 'running', null, null, attempt);
     let last = { done: 0, total: 0, unit: 'items' as string };
     let lastWrite = 0;
     const ctx: StageContext = {
@@ -220,7 +282,7 @@ export class PipelineWorker {
       },
     };
     await this.o.stageDelay?.(id, name);
-    if (name === 'publish') return this.publish(id, pair, log);
+    if (name === 'publish') return this.publish(id, attempt, log);
     // A failure that is neither the API's nor the engine's (a bug, a library's exception) is reported as
     // STAGE_FAILED naming the stage, still retried like any transient failure.
     const output = await (STAGES as Record<string, (c: StageContext) => Promise<unknown>>)[name]!(ctx).catch((err: unknown) => {
@@ -235,11 +297,11 @@ export class PipelineWorker {
         await trx.withSchema(SCHEMA).table('analyses').where('id', id).update({ committed_at_origin: f.committedAt.origin, committed_at_target: f.committedAt.target });
       }
     });
-    await this.progress(id, name, 'done', last.done, last.total);
-    log.info({ stage: name }, 'stage done');
+    await this.progress(id, name, 'done', last.done, last.total, attempt);
+    log.info({ stage: name, attempt }, 'stage done');
   }
 
-  private async publish(id: string, _pair: StageContext['pair'], log: Logger): Promise<void> {
+  private async publish(id: string, attempt: number, log: Logger): Promise<void> {
     const m = await this.store.load<{ hash: string; bytesBase64: string }>(id, 'manifest');
     await this.o.db.transaction(async (trx) => {
       await trx.withSchema(SCHEMA).table('manifests').insert({ analysis_id: id, manifest_hash: m.hash, bytes: Buffer.from(m.bytesBase64, 'base64') }).onConflict('analysis_id').ignore();
@@ -249,7 +311,7 @@ export class PipelineWorker {
     await this.store.clear(id);
     const row = await this.table().where('id', id).first();
     await this.publishCompleted(row);
-    await this.progress(id, 'publish', 'done', 1, 1);
+    await this.progress(id, 'publish', 'done', 1, 1, attempt);
     log.info({ manifestHash: m.hash }, 'analysis completed');
   }
 
@@ -302,9 +364,9 @@ export class PipelineWorker {
     );
   }
 
-  private async progress(id: string, stage: StageName, stageState: 'running' | 'done', done: number | null, total: number | null): Promise<void> {
+  private async progress(id: string, stage: StageName, stageState: 'running' | 'done', done: number | null, total: number | null, attempt: number): Promise<void> {
     const row = await this.table().where('id', id).first('state');
-    const event: AnalysisProgressEvent = { analysisId: id, state: row.state, stage, stageState, done, total, at: String(now()) };
+    const event: AnalysisProgressEvent = { analysisId: id, state: row.state, stage, stageState, done, total, attempt, at: String(now()) };
     await this.o.js.publish(eventSubjects.analysisProgress, JSON.stringify(event)).catch(() => undefined);
   }
 }

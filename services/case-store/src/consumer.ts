@@ -2,16 +2,20 @@
 // Explicit acks; a redelivered or duplicated event changes nothing (unique analysis_id);
 // transient failures are nak'ed with a growing delay, up to CONSUMER_MAX_DELIVER
 // deliveries; a replica that was down resumes where the durable consumer stopped.
+// While the database is away the event is held (in-progress acks) and tried again
+// every STORE_RETRY_MS instead: an outage spends no deliveries, however long it lasts.
 // Note: term() carries no reason string: servers before 2.10.4 ignore "+TERM <reason>" and the message would stay pending.
 import { AckPolicy, DeliverPolicy, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/nats-core';
 import { AnalysisCompletedEvent, eventSubjects, streams } from '@lineage/schemas';
-import { ensureStreams, type Logger } from '@lineage/service-kit';
+import { ensureStreams, isStoreUnavailable, type Logger } from '@lineage/service-kit';
 import { randomUUID } from 'node:crypto';
 import { isTransient, type Ingest } from './ingest';
 
 export const CONSUMER_NAME = 'case-store';
 const ACK_WAIT_MS = 60_000;
+/** How often an event held during a database outage is tried again (each try is also an in-progress ack). */
+const STORE_RETRY_MS = 2_000;
 
 export interface ConsumerOptions {
   maxDeliver: number;
@@ -85,7 +89,19 @@ export class CompletedEventsConsumer {
     const event = parsed.data;
     const log = this.log.child({ requestId, analysisId: event.analysisId, delivery: m.info.deliveryCount });
     try {
-      await this.ingest.apply(event, { requestId, maxManifestBytes: this.opts.maxManifestBytes, heartbeat: () => m.working() });
+      for (let held = false; ; ) {
+        try {
+          await this.ingest.apply(event, { requestId, maxManifestBytes: this.opts.maxManifestBytes, heartbeat: () => m.working() });
+          break;
+        } catch (err) {
+          // The database is away: keep this delivery rather than spend the delivery budget on the outage.
+          if (!isStoreUnavailable(err) || this.stopping) throw err;
+          if (!held) log.warn({ err: String(err) }, 'database unavailable; event held until it returns');
+          held = true;
+          m.working();
+          await new Promise((r) => setTimeout(r, STORE_RETRY_MS));
+        }
+      }
       m.ack();
     } catch (err) {
       if (!isTransient(err)) {

@@ -1,5 +1,5 @@
 import type { Knex } from '@lineage/service-kit';
-import { ApiError, CursorCodec, notFound, preparedQuery } from '@lineage/service-kit';
+import { ApiError, CursorCodec, fitsBigint, notFound, preparedQuery } from '@lineage/service-kit';
 import { VERDICTS, type casesApi } from '@lineage/schemas';
 import type { z } from 'zod';
 import { SCHEMA } from './migrations';
@@ -36,9 +36,8 @@ const SELECT_REPORT_BY_ID = `select ${CARD_COLUMNS.join(', ')}, report from ${SC
 const CASE_EXISTS = `select 1 from ${SCHEMA}.cases where id = $1`;
 
 const DECIMAL = /^[0-9]{1,19}$/;
-const MAX_BIGINT = 2n ** 63n - 1n;
 /** Whether a decimal id fits the bigint columns; larger ids cannot exist (and must not reach SQL). */
-export const isStorableId = (id: string) => DECIMAL.test(id) && BigInt(id) <= MAX_BIGINT;
+export const isStorableId = fitsBigint;
 const isIdPosition = (v: unknown): v is { id: string } =>
   typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' && DECIMAL.test((v as { id: string }).id);
 const isSeqPosition = (v: unknown): v is { seq: number } =>

@@ -120,20 +120,27 @@ export class Chain {
     const registry = this.registry();
     return this.guard(async (c) => {
       const block = await c.getBlock({ blockTag: 'latest' });
-      const nonce = await c.readContract({ address: registry, abi: registryAbi, functionName: 'nonces', args: [address as Address], blockNumber: block.number });
+      // Lower case: viem refuses a mixed-case address whose EIP-55 checksum is wrong, and the API takes any case (the
+      // typed data names the checksummed form). Without this, such a challenger was a 503 CHAIN_UNAVAILABLE.
+      const nonce = await c.readContract({ address: registry, abi: registryAbi, functionName: 'nonces', args: [address.toLowerCase() as Address], blockNumber: block.number });
       return { nonce: String(nonce), blockNumber: String(block.number) };
     });
   }
 
-  /** The fact as of the finalized block: the block is read first, then every read is pinned to its number. */
-  async factAt(factKey: string) {
+  /**
+   * The fact as of the finalized block (default) or the head block (`latest`): the block is read first, then every
+   * read is pinned to its number, so the answer names exactly the block it describes.
+   */
+  async factAt(factKey: string, at: 'finalized' | 'latest' = 'finalized') {
     const registry = this.registry();
     return this.guard(async (c) => {
-      const block = await c.getBlock({ blockTag: 'finalized' });
+      const block = await c.getBlock({ blockTag: at });
       const fact = await readFact({ publicClient: c, address: registry, factKey: BigInt(factKey), blockNumber: block.number });
       return {
+        at,
         blockNumber: String(block.number),
         blockHash: block.hash,
+        blockTimestamp: String(block.timestamp),
         state: fact
           ? {
               exists: true,

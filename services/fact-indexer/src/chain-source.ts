@@ -47,7 +47,8 @@ export class ChainSource {
     return (await this.nats.request(subjects.chain.blocks, { fromBlock: from.toString(), toBlock: to.toString() }, this.opts())).blocks;
   }
 
-  factAt(factKey: string, requestId: string) {
-    return this.nats.request(subjects.chain.factAt, { factKey }, { requestId, timeoutMs: this.timeoutMs });
+  /** getFact pinned to the chain's finalized block (default) or its head block. */
+  factAt(factKey: string, requestId: string, at: 'finalized' | 'latest' = 'finalized') {
+    return this.nats.request(subjects.chain.factAt, { factKey, at }, { requestId, timeoutMs: this.timeoutMs });
   }
 }

@@ -9,8 +9,12 @@ export interface WriterStatus {
   readonly state: IndexerState;
 }
 
-type ChainState = Awaited<ReturnType<ChainSource['factAt']>>['state'];
+type ChainRead = Awaited<ReturnType<ChainSource['factAt']>>;
+type ChainState = ChainRead['state'];
 type View = Awaited<ReturnType<Projections['canonical']>>;
+
+/** Chain reads of one `GET /facts?source=chain` page in flight at once (a page holds at most 100 facts). */
+export const CHAIN_READS_AT_ONCE = 5;
 
 /** The projection matches the chain when both say the fact does not exist, or agree on every field the contract reports. */
 export function sameFact(chain: ChainState, canonical: View): boolean {
@@ -23,6 +27,43 @@ export function sameFact(chain: ChainState, canonical: View): boolean {
     canonical.resolutionId === chain.resolutionId &&
     canonical.manifestHash === chain.manifestHash
   );
+}
+
+/**
+ * A chain read in the FactView shape the projection uses. The contract does not say when a fact last changed, so
+ * `blockNumber`, `blockHash` and `updatedAt` are those of the block the read was pinned at; null when no fact.
+ */
+export function chainView(read: ChainRead): View {
+  const s = read.state;
+  if (!s.exists) return null;
+  if (s.outcome === null || s.status === null || s.assertionId === null || s.manifestHash === null || read.blockTimestamp === undefined) {
+    throw new Error('chain read of an existing fact lacks a field');
+  }
+  return {
+    outcome: s.outcome, status: s.status, assertionId: s.assertionId, resolutionId: s.resolutionId, manifestHash: s.manifestHash,
+    blockNumber: read.blockNumber, blockHash: read.blockHash, updatedAt: read.blockTimestamp,
+  };
+}
+
+/** getFact pinned at `at`. A chain-reader older than this service ignores `at` (or sends no block time): refuse rather than mislabel. */
+async function readChain(chain: ChainSource, factKey: string, requestId: string, at: 'finalized' | 'latest'): Promise<ChainRead> {
+  const read = await chain.factAt(factKey, requestId, at);
+  if (read.at !== at || read.blockTimestamp === undefined) throw new ApiError('CHAIN_UNAVAILABLE', 'The chain reader cannot answer this read yet; retry shortly.');
+  return read;
+}
+
+/** `fn` over `items`, at most `limit` at a time, results in order. */
+export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
 }
 
 export function registerHandlers(nats: Nats, projections: Projections, chain: ChainSource, writer: WriterStatus): void {
@@ -49,14 +90,37 @@ export function registerHandlers(nats: Nats, projections: Projections, chain: Ch
   nats.serve(subjects.facts.policies, (q) => projections.policies(q));
   nats.serve(subjects.facts.templates, (q) => projections.templates(q));
   nats.serve(subjects.facts.activity, (q) => projections.activity(q));
-  // chain-reader reads the finalized block first and pins every read to its number.
+  // chain-reader reads the block first (finalized, or the head) and pins every read to its number.
   nats.serve(subjects.facts.verify, async (q, ctx) => {
-    const read = await chain.factAt(q.factKey, ctx.requestId);
-    const canonical = await projections.canonical(q.factKey);
+    const [fin, head, ours] = await Promise.all([
+      readChain(chain, q.factKey, ctx.requestId, 'finalized'),
+      readChain(chain, q.factKey, ctx.requestId, 'latest'),
+      projections.views(q.factKey),
+    ]);
+    const canonical = { projection: ours.canonical, matches: sameFact(fin.state, ours.canonical) };
+    const latest = { projection: ours.latest, matches: sameFact(head.state, ours.latest) };
     return {
-      factKey: q.factKey, source: 'chain' as const, blockNumber: read.blockNumber, blockHash: read.blockHash,
-      chain: read.state, projection: canonical, matches: sameFact(read.state, canonical),
+      factKey: q.factKey, source: 'chain' as const,
+      canonical: chainView(fin), latest: chainView(head),
+      readAt: { canonical: { blockNumber: fin.blockNumber, blockHash: fin.blockHash }, latest: { blockNumber: head.blockNumber, blockHash: head.blockHash } },
+      comparison: { canonical, latest },
+      meta: ours.meta,
+      // The first version's fields: the finalized read and its comparison.
+      blockNumber: fin.blockNumber, blockHash: fin.blockHash, chain: fin.state, projection: ours.canonical, matches: canonical.matches,
     };
+  });
+  // The projection's page (same filters and cursors as `facts.list`), each fact read from the chain at its finalized block.
+  nats.serve(subjects.facts.verifyList, async (q, ctx) => {
+    await requireBlock(q.minBlock);
+    const page = await projections.facts(q);
+    const items = await mapLimited(page.items, CHAIN_READS_AT_ONCE, async (f) => {
+      const read = await readChain(chain, f.factKey, ctx.requestId, 'finalized');
+      return {
+        factKey: f.factKey, blockNumber: read.blockNumber, blockHash: read.blockHash,
+        canonical: chainView(read), projection: f.canonical, matches: sameFact(read.state, f.canonical),
+      };
+    });
+    return { source: 'chain' as const, items, nextCursor: page.nextCursor, meta: page.meta };
   });
   nats.serve(subjects.facts.protocol, async (_q, ctx) => {
     const contract = await nats.request(subjects.chain.contract, {}, { requestId: ctx.requestId }).catch(() => null);

@@ -3,7 +3,8 @@
 // the lease. The order of a step: check that our non-finalized tip is still on
 // the chain (else roll back to the common ancestor), move the canonical views
 // up to the finalized block, then index either a finalized range (backfill,
-// no journal) or the next unfinalized blocks (parent hashes checked, journal).
+// no journal; the node must still have our block at `indexed`) or the next
+// unfinalized blocks (parent hashes checked, journal).
 import type { Knex, Logger } from '@lineage/service-kit';
 import type { ChainSource } from './chain-source';
 import type { IndexerMetrics } from './metrics';
@@ -327,6 +328,7 @@ export class Indexer {
     }
 
     // Otherwise, before finalizing anything (or while idle), check that our unfinalized tip is still on the node's chain.
+    const tipChecked = indexed > canon;
     if (indexed > canon) {
       const [node] = await this.chain.blocks(indexed, indexed);
       const ours = (await storedBlocks(this.db, indexed)).get(indexed);
@@ -353,6 +355,16 @@ export class Indexer {
       this.prefetched = null;
       const { events, covered, end } = await job;
       if (!end) return false;
+      // The range's first block must sit on our block at `indexed`. With unfinalized blocks the tip check above
+      // proved it; without any (indexed == finalized) nothing did, and a longer, different chain swapped under the
+      // writer would be indexed on top of the old projection. One header read, after the range was fetched.
+      if (!tipChecked) {
+        const on = await this.onOurChain(indexed);
+        if (on !== 'yes') {
+          this.prefetched = null;
+          return on === 'no' ? this.offOurChain(indexed) : false;
+        }
+      }
       if (covered < finalTarget) {
         const next = covered + 1n;
         const nextJob = this.fetchFinal(next, min(finalTarget, covered + BigInt(this.opts.batchBlocks)));
@@ -414,6 +426,27 @@ export class Indexer {
       await writeCursor(trx, { ...headInfo, indexed_block: covered.toString(), finalized_block: finalizedBlock.toString() });
     });
     this.metrics.events.inc(events.length);
+  }
+
+  /**
+   * Whether the node still has our stored header at `block`: `yes` also when we store none for it (nothing to
+   * compare: the start of indexing), `unknown` when the node lacks the block (lagging; the next step asks again).
+   */
+  private async onOurChain(block: bigint): Promise<'yes' | 'no' | 'unknown'> {
+    const ours = block < 0n ? undefined : (await storedBlocks(this.db, block)).get(block);
+    if (!ours) return 'yes';
+    const theirs = await this.hashAt(block);
+    return theirs === null ? 'unknown' : theirs === ours.hash ? 'yes' : 'no';
+  }
+
+  /**
+   * Our finalized block has another hash on the node: another chain (the chain-identity path: halt naming what
+   * differs, or reset in development), or the same chain reorganised below finality (halt, as `reorg` does).
+   */
+  private async offOurChain(block: bigint): Promise<boolean> {
+    if (await this.chainChanged()) return this.state !== 'halted';
+    await this.tx((trx) => this.halt(trx, `reorg below the finalized block ${block}: finalized blocks cannot be undone; ${RESET_HINT}`, true));
+    return false;
   }
 
   /** Walk back to the newest block whose hash the node still has, and undo everything above it. */

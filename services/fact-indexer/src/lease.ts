@@ -26,7 +26,11 @@ export class WriterLease {
   /** Try once; true when this process now holds (or already held) the lease. */
   async tryAcquire(): Promise<boolean> {
     if (this.held) return this.verify();
-    const client = new Client({ connectionString: this.url, application_name: 'fact-indexer-lease', keepAlive: true });
+    // Bounded: a database that vanished (or a black-holed address) must not stall the writer loop; the lease is then simply not held.
+    const client = new Client({
+      connectionString: this.url, application_name: 'fact-indexer-lease', keepAlive: true, keepAliveInitialDelayMillis: 10_000,
+      connectionTimeoutMillis: 5_000, query_timeout: 10_000,
+    });
     client.on('error', (err) => this.drop(err));
     try {
       await client.connect();

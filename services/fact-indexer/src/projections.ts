@@ -76,8 +76,13 @@ export class Projections {
 
   /** Canonical view only (for the direct-read comparison); null when the fact is unknown. */
   async canonical(factKey: string) {
-    const r = await this.t('facts').where('fact_key', factKey).first();
-    return (r?.canonical ?? null) as Fact['canonical'];
+    return (await this.views(factKey)).canonical;
+  }
+
+  /** Both views (null when the fact is unknown) and the list meta, for the direct-read comparison. */
+  async views(factKey: string) {
+    const [r, c] = await Promise.all([this.t('facts').where('fact_key', factKey).first(), this.cursor()]);
+    return { canonical: (r?.canonical ?? null) as Fact['canonical'], latest: (r?.latest ?? null) as Fact['latest'], meta: Projections.meta(c) };
   }
 
   /** `outcome` filters on the canonical view; `fresh` as DESIGN §5, on the chain's clock. */

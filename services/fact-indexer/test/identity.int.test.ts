@@ -9,23 +9,30 @@ import { SCHEMA, migrations } from '../src/migrations';
 import { Indexer } from '../src/indexer';
 import { WriterLease } from '../src/lease';
 import { indexerMetrics } from '../src/metrics';
-import { readCursor, storeBlocks, writeCursor } from '../src/store';
+import { readCursor, storeBlocks, storedBlocks, writeCursor } from '../src/store';
 import type { ChainSource } from '../src/chain-source';
 
 const REGISTRY = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
 const hash = (chain: string, n: number) => `0x${chain}${n.toString(16).padStart(63, '0')}`;
 
-/** A node serving blocks 0..height of chain `name` (hashes differ between names). */
+/**
+ * A node serving blocks 0..height of chain `name` (hashes differ between names), finalized `lag` blocks below its
+ * head. `shared`: blocks up to `upTo` are those of chain `name` instead (a chain that forked off it after them).
+ */
 class FakeNode {
-  constructor(public name: string, public height: number) {}
+  shared: { name: string; upTo: number } | null = null;
+  constructor(public name: string, public height: number, public lag = 2) {}
+  private chainOf(n: number) {
+    return this.shared && n <= this.shared.upTo ? this.shared.name : this.name;
+  }
   header(n: number) {
-    return { number: String(n), hash: hash(this.name, n), parentHash: n === 0 ? hash(this.name, 0) : hash(this.name, n - 1), timestamp: String(1000 + n) };
+    return { number: String(n), hash: hash(this.chainOf(n), n), parentHash: n === 0 ? hash(this.chainOf(0), 0) : hash(this.chainOf(n - 1), n - 1), timestamp: String(1000 + n) };
   }
   source(): ChainSource {
     const head = () => this.header(this.height);
     return {
       contract: async () => ({ name: 'LineageRegistry', capabilities: [], eip712Domain: null, chainId: '31337', address: REGISTRY, deployedBlock: '1', status: 'live' as const }),
-      heads: async () => ({ latest: head(), finalized: this.header(Math.max(0, this.height - 2)) }),
+      heads: async () => ({ latest: head(), finalized: this.header(Math.max(0, this.height - this.lag)) }),
       blocks: async (from: bigint, to: bigint) => {
         const out = [];
         for (let n = Number(from); n <= Math.min(Number(to), this.height); n++) out.push(this.header(n));
@@ -161,4 +168,70 @@ it('a running writer on a node that falls behind: the same chain waits, another 
   await ix.step();
   expect(ix.state).toBe('halted');
   expect((await readCursor(db))!.halted).toMatch(/^a different chain than the one indexed: deployment block 1 hash differs/);
+});
+
+describe('a longer, different chain swapped under a writer with no unfinalized blocks (indexed == finalized)', () => {
+  /** A writer caught up on chain `a` up to block 10, everything finalized: the backfill step is next to touch the node. */
+  async function caughtUpOnA(resetOnChainChange = false) {
+    await indexedChainA(true);
+    const node = new FakeNode('a', 10, 0);
+    const { ix, metrics } = indexer(node, resetOnChainChange);
+    for (let i = 0; i < 10 && (await ix.step()); i++);
+    expect(await readCursor(db)).toMatchObject({ indexed_block: '10', finalized_block: '10', halted: null });
+    expect((await storedBlocks(db, 10n)).get(10n)?.hash).toBe(hash('a', 10));
+    return { node, ix, metrics };
+  }
+
+  it('another deployment block: halts naming it before indexing a block of the new chain', async () => {
+    const { node, ix, metrics } = await caughtUpOnA();
+    node.name = 'c';
+    node.height = 40; // longer than ours, and its finalized block is far above ours: a backfill, not a follow
+    await ix.step();
+    expect(ix.state).toBe('halted');
+    const c = (await readCursor(db))!;
+    expect(c.halted!.startsWith(`a different chain than the one indexed: deployment block 1 hash differs (indexed ${hash('a', 1)}, node ${hash('c', 1)}); `)).toBe(true);
+    expect(c.halted).toMatch(/if chain-reader points at the wrong node or registry, fix that and restart the fact-indexer; otherwise reset the projection/);
+    expect(ix.haltReason).toBe(c.halted);
+    expect(c).toMatchObject({ indexed_block: '10', finalized_block: '10', deployed_block_hash: hash('a', 1) });
+    // Nothing of chain c was stored: our block 10 is still chain a's, and no block above it exists.
+    const blocks = await storedBlocks(db, 0n);
+    expect([...blocks.keys()].every((n) => n <= 10n)).toBe(true);
+    expect(blocks.get(10n)?.hash).toBe(hash('a', 10));
+    expect((await metrics.halted.get()).values[0]!.value).toBe(1);
+    // The halt sticks while the other chain is served.
+    await ix.step();
+    expect(ix.state).toBe('halted');
+    expect(await readCursor(db)).toMatchObject({ indexed_block: '10' });
+  });
+
+  it('the same deployment block but another block at our finalized one (a fork after deployment): halts as a reorg below finality', async () => {
+    const { node, ix } = await caughtUpOnA();
+    node.shared = { name: 'a', upTo: 5 }; // blocks 0..5 are ours, 6.. are chain d's
+    node.name = 'd';
+    node.height = 40;
+    await ix.step();
+    expect(ix.state).toBe('halted');
+    const c = (await readCursor(db))!;
+    expect(c.halted).toMatch(/^reorg below the finalized block 10: finalized blocks cannot be undone; reset the projection/);
+    expect(c).toMatchObject({ indexed_block: '10', finalized_block: '10' });
+    expect((await storedBlocks(db, 11n)).size).toBe(0);
+  });
+
+  it('with INDEXER_RESET_ON_CHAIN_CHANGE: empties the projection and indexes the new chain instead', async () => {
+    const { node, ix } = await caughtUpOnA(true);
+    node.name = 'c';
+    node.height = 40;
+    for (let i = 0; i < 20 && (await ix.step()); i++);
+    expect(ix.state).toBe('following');
+    expect(await readCursor(db)).toMatchObject({ halted: null, deployed_block_hash: hash('c', 1), indexed_block: '40', finalized_block: '40' });
+    expect((await storedBlocks(db, 40n)).get(40n)?.hash).toBe(hash('c', 40));
+  });
+
+  it('a node that is simply ahead on our chain: backfills on (the check costs one header read, no halt)', async () => {
+    const { node, ix } = await caughtUpOnA();
+    node.height = 40;
+    for (let i = 0; i < 20 && (await ix.step()); i++);
+    expect(ix.state).toBe('following');
+    expect(await readCursor(db)).toMatchObject({ halted: null, indexed_block: '40', finalized_block: '40' });
+  });
 });

@@ -33,6 +33,12 @@ export const Stage = z
     done: z.number().int().nonnegative().nullable(),
     total: z.number().int().nonnegative().nullable(),
     unit: z.string().nullable(),
+    /**
+     * How many times the stage has been started: 0 while pending, 1 on its first run, 2 or more when a
+     * worker took it over again (the previous one died, shut down or hit a transient failure). A default,
+     * so a reply from an older replica still parses during a rolling update.
+     */
+    attempt: z.number().int().nonnegative().default(0),
   })
   .openapi('Stage');
 

@@ -1,6 +1,6 @@
 import { z } from '../zod';
 import {
-  Address, Commit, Confidence, Cursor, DecimalId, Direction, Hash32, Layer, Limit, Strength, Timestamp, Verdict, page,
+  Address, Commit, Confidence, Cursor, DecimalId, Direction, Hash32, Layer, Limit, QueryText, Strength, Timestamp, Verdict, page,
 } from '../common';
 import { Fact } from './facts';
 
@@ -84,7 +84,7 @@ export type CaseReport = z.infer<typeof CaseReport>;
 export const CaseIdParams = z.strictObject({ id: DecimalId });
 export const CaseListQuery = z.strictObject({
   verdict: Verdict.optional(),
-  repository: z.string().min(1).max(512).optional(),
+  repository: QueryText(512).optional(),
   limit: Limit,
   cursor: Cursor.optional(),
 });
@@ -95,7 +95,7 @@ export const EvidenceQuery = z.strictObject({
   layer: Layer.optional(),
   strength: Strength.optional(),
   kind: z.string().min(1).max(64).regex(/^[A-Za-z0-9_.-]+$/, 'kind').optional(),
-  path: z.string().min(1).max(1024).optional(),
+  path: QueryText(1024).optional(),
   limit: Limit,
   cursor: Cursor.optional(),
 });
@@ -136,7 +136,7 @@ export const ChallengePreparationResponse = z
   })
   .openapi('ChallengePreparationResponse');
 
-export const SearchQuery = z.strictObject({ q: z.string().min(1).max(256), limit: Limit, cursor: Cursor.optional() });
+export const SearchQuery = z.strictObject({ q: QueryText(256), limit: Limit, cursor: Cursor.optional() });
 export const SearchHit = z
   .object({ matchedOn: z.enum(['caseId', 'verdict', 'repository']), case: CaseCard })
   .openapi('SearchHit');

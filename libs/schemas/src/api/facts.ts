@@ -41,8 +41,10 @@ export const IndexerMeta = z
   .openapi('IndexerMeta');
 
 export const FactKeyParams = z.strictObject({ factKey: DecimalId });
+/** Where a fact read comes from: the indexer's projection (default), or the chain itself (`docs/facts.md`, Reading the chain). */
+export const FactSource = z.enum(['projection', 'chain']);
 export const FactGetQuery = z.strictObject({
-  source: z.enum(['projection', 'chain']).default('projection'),
+  source: FactSource.default('projection'),
   minBlock: DecimalId.optional(),
 });
 export const FactResponse = z.object({ fact: Fact, meta: IndexerMeta }).openapi('FactResponse');
@@ -55,20 +57,51 @@ export const ChainFactState = z.object({
   resolutionId: DecimalId.nullable(),
   manifestHash: Hash32.nullable(),
 });
-/** A direct read at the finalized block, compared with the projection's canonical view. */
+/** Which block a direct chain read is pinned at: the chain's finalized block (default) or its head. */
+export const ChainReadAt = z.enum(['finalized', 'latest']);
+/** The block a direct read was pinned at. */
+export const ChainReadBlock = z.object({ blockNumber: DecimalId, blockHash: Hash32 }).openapi('ChainReadBlock');
+/** One side of the comparison: the projection's view and whether the chain's read agrees with it. */
+export const ChainFactComparison = z
+  .object({
+    /** The projection's view of the same kind (canonical, or latest). */
+    projection: FactView.nullable(),
+    /** Both say the fact does not exist, or both agree on outcome, status, assertion id, resolution id and manifest hash. */
+    matches: z.boolean(),
+  })
+  .openapi('ChainFactComparison');
+
+/**
+ * `GET /facts/{factKey}?source=chain`: the fact read from the chain itself, as `canonical` (at the chain's finalized
+ * block) and `latest` (at its head block) in the FactView shape (their `blockNumber`, `blockHash` and `updatedAt` are
+ * those of the block the read was pinned at), compared with the projection's views of the same names. The first
+ * version's fields (`blockNumber`, `blockHash`, `chain`, `projection`, `matches`: the finalized read) are kept.
+ */
 export const ChainFactResponse = z
   .object({
     factKey: DecimalId,
     source: z.literal('chain'),
+    canonical: FactView.nullable().openapi({ description: "The chain's getFact at its finalized block; null when the fact does not exist there." }),
+    latest: FactView.nullable().openapi({ description: "The chain's getFact at its head block; null when the fact does not exist there." }),
+    readAt: z.object({ canonical: ChainReadBlock, latest: ChainReadBlock }),
+    comparison: z.object({ canonical: ChainFactComparison, latest: ChainFactComparison }),
+    /** The projection's position: a `latest` mismatch while `meta.indexedBlock` is below `readAt.latest` may be indexing lag. */
+    meta: IndexerMeta,
+    /** The finalized read's block (= readAt.canonical); kept from the first version. */
     blockNumber: DecimalId,
     blockHash: Hash32,
+    /** The finalized read as the contract reports it; kept from the first version. */
     chain: ChainFactState,
+    /** = comparison.canonical.projection; kept from the first version. */
     projection: FactView.nullable(),
+    /** = comparison.canonical.matches; kept from the first version. */
     matches: z.boolean(),
   })
   .openapi('ChainFactResponse');
 
 export const FactListQuery = z.strictObject({
+  /** `chain`: the same page (filters and cursors alike) with each fact read from the chain at its finalized block. */
+  source: FactSource.default('projection'),
   outcome: Outcome.optional(),
   fresh: QueryBoolean.optional(),
   limit: Limit,
@@ -76,6 +109,23 @@ export const FactListQuery = z.strictObject({
   minBlock: DecimalId.optional(),
 });
 export const FactList = page(Fact).extend({ meta: IndexerMeta }).openapi('FactList');
+
+/** One fact of `GET /facts?source=chain`: the chain's read at its finalized block beside the projection's canonical view. */
+export const ChainFactListItem = z
+  .object({
+    factKey: DecimalId,
+    /** The finalized block the read was pinned at. */
+    blockNumber: DecimalId,
+    blockHash: Hash32,
+    /** The chain's getFact at that block, in the FactView shape; null when the fact does not exist there. */
+    canonical: FactView.nullable(),
+    /** The projection's canonical view. */
+    projection: FactView.nullable(),
+    matches: z.boolean(),
+  })
+  .openapi('ChainFactListItem');
+/** The page of the projection's facts (same filters, same cursors), each read from the chain. */
+export const ChainFactList = page(ChainFactListItem).extend({ source: z.literal('chain'), meta: IndexerMeta }).openapi('ChainFactList');
 
 export const Resolution = z
   .object({
