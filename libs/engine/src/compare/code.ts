@@ -27,47 +27,86 @@ export const MIN_FRAGMENT_FINGERPRINTS = 3;
 /** Consecutive matches join one fragment when both sides advance by at most this many fingerprints. */
 const MAX_GAP = 4;
 
+/**
+ * Fingerprint -> locations, as sorted typed arrays rather than Maps: a Map
+ * entry with a 53-bit key costs a boxed number and a hash-table slot, and a
+ * large pair (hundreds of thousands of fingerprints a side) spent over 100 MB
+ * of transient heap on them. Lookups are binary searches over the distinct
+ * hashes; each hash's locations keep insertion order (file, then position).
+ */
 interface Index {
-  /** hash -> first packed (file, fp) location; further locations in `more` */
-  first: Map<number, number>;
-  more: Map<number, number[]>;
-  /** hash -> df * 2^24 + last file seen (distinct-file count without a Set per file) */
-  df: Map<number, number>;
+  /** distinct hashes, ascending */
+  keys: Float64Array;
+  /** locations of keys[k] are locs[start[k] .. start[k + 1]) */
+  start: Uint32Array;
+  /** packed (file, fp) locations, file * PACK + fp; empty when built without locations */
+  locs: Float64Array;
+  /** distinct files holding keys[k] */
+  df: Uint32Array;
 }
 
 const PACK = 0x100000; // fp index < 2^20 (files are bounded by maxFileBytes)
-const DF_UNIT = 0x1000000;
-
-function countDf(df: Map<number, number>, h: number, f: number): void {
-  const v = df.get(h);
-  if (v === undefined) df.set(h, DF_UNIT + f);
-  else if (v % DF_UNIT !== f) df.set(h, (Math.floor(v / DF_UNIT) + 1) * DF_UNIT + f);
-}
 
 function buildIndex(files: FileFingerprints[], withLocations: boolean): Index {
-  const first = new Map<number, number>();
-  const more = new Map<number, number[]>();
-  const df = new Map<number, number>();
+  let n = 0;
+  for (const file of files) for (let i = 0; i < file.hashes.length; i++) if (!file.lowEntropy[i]) n++;
+  const sorted = new Float64Array(n);
+  let j = 0;
+  for (const file of files) for (let i = 0; i < file.hashes.length; i++) if (!file.lowEntropy[i]) sorted[j++] = file.hashes[i]!;
+  sorted.sort();
+  let u = 0;
+  for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[u++] = sorted[i]!;
+  const keys = sorted.slice(0, u);
+  const start = new Uint32Array(u + 1);
+  const df = new Uint32Array(u);
+  const last = new Int32Array(u).fill(-1);
+  // Pass 1: counts per key, and distinct files (files come in ascending order, so a change of file is a new one).
+  const slotOf = new Uint32Array(n);
+  j = 0;
   for (let f = 0; f < files.length; f++) {
     const file = files[f]!;
     for (let i = 0; i < file.hashes.length; i++) {
       if (file.lowEntropy[i]) continue;
-      const h = file.hashes[i]!;
-      countDf(df, h, f);
-      if (!withLocations) continue;
-      const loc = f * PACK + i;
-      if (!first.has(h)) first.set(h, loc);
-      else {
-        const m = more.get(h);
-        if (m) m.push(loc);
-        else more.set(h, [loc]);
+      const k = find(keys, file.hashes[i]!);
+      slotOf[j++] = k;
+      start[k + 1]!++;
+      if (last[k] !== f) {
+        last[k] = f;
+        df[k]!++;
       }
     }
   }
-  return { first, more, df };
+  for (let k = 0; k < u; k++) start[k + 1]! += start[k]!;
+  const locs = new Float64Array(withLocations ? n : 0);
+  if (withLocations) {
+    const fill = start.slice(0, u);
+    j = 0;
+    for (let f = 0; f < files.length; f++) {
+      const file = files[f]!;
+      for (let i = 0; i < file.hashes.length; i++) if (!file.lowEntropy[i]) locs[fill[slotOf[j++]!]!++] = f * PACK + i;
+    }
+  }
+  return { keys, start, locs, df };
 }
 
-const dfOf = (idx: Index, h: number): number => Math.floor((idx.df.get(h) ?? 0) / DF_UNIT);
+/** Index of h in the ascending keys, or -1. */
+function find(keys: Float64Array, h: number): number {
+  let lo = 0;
+  let hi = keys.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = keys[mid]!;
+    if (v < h) lo = mid + 1;
+    else if (v > h) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
+}
+
+const dfOf = (idx: Index, h: number): number => {
+  const k = find(idx.keys, h);
+  return k < 0 ? 0 : idx.df[k]!;
+};
 
 /**
  * Repository-vs-repository matching through one index (fingerprint ->
@@ -89,11 +128,10 @@ export function matchCode(o: Fingerprints, t: Fingerprints, isCommon: (h: number
     for (let q = 0; q < file.hashes.length; q++) {
       if (file.lowEntropy[q]) continue;
       const h = file.hashes[q]!;
-      const firstLoc = oi.first.get(h);
-      if (firstLoc === undefined || !rare(h)) continue;
-      const extra = oi.more.get(h);
-      for (let li = -1; li < (extra ? extra.length : 0); li++) {
-        const packed = li < 0 ? firstLoc : extra![li]!;
+      const k = find(oi.keys, h);
+      if (k < 0 || !rare(h)) continue;
+      for (let li = oi.start[k]!; li < oi.start[k + 1]!; li++) {
+        const packed = oi.locs[li]!;
         const of = Math.floor(packed / PACK);
         const p = packed - of * PACK;
         const key = tf * nO + of;
@@ -153,19 +191,32 @@ export function matchCode(o: Fingerprints, t: Fingerprints, isCommon: (h: number
   };
   const originWeighted = weighted(o, oi);
   const targetWeighted = weighted(t, ti);
-  const coveredO = new Set<number>();
-  const coveredT = new Set<number>();
-  for (const f of fragments) {
-    for (const p of f.originFps) coveredO.add(f.originFile * PACK + p);
-    for (const q of f.targetFps) coveredT.add(f.targetFile * PACK + q);
-  }
+  const coveredO = covered(o.files, fragments.map((f) => [f.originFile, f.originFps] as const));
+  const coveredT = covered(t.files, fragments.map((f) => [f.targetFile, f.targetFps] as const));
   return {
     fragments,
     originWeighted,
     targetWeighted,
-    originContainment: originWeighted ? coveredO.size / originWeighted : 0,
-    targetContainment: targetWeighted ? coveredT.size / targetWeighted : 0,
+    originContainment: originWeighted ? coveredO / originWeighted : 0,
+    targetContainment: targetWeighted ? coveredT / targetWeighted : 0,
   };
+}
+
+/** Distinct (file, fingerprint) positions the fragments cover: one bit per fingerprint of a file, not a Set entry. */
+function covered(files: FileFingerprints[], parts: (readonly [number, number[]])[]): number {
+  const bits = new Map<number, Uint8Array>();
+  let n = 0;
+  for (const [file, fps] of parts) {
+    let b = bits.get(file);
+    if (!b) bits.set(file, (b = new Uint8Array(files[file]!.hashes.length)));
+    for (const i of fps) {
+      if (!b[i]) {
+        b[i] = 1;
+        n++;
+      }
+    }
+  }
+  return n;
 }
 
 function span(file: FileFingerprints, fps: number[]): { startLine: number; endLine: number } {
