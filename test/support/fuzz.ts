@@ -8,18 +8,18 @@
 //   - no stack frame and no file path in the body;
 //   - no marker in the body or a header (the one exception: the repository URLs a created analysis or a
 //     validated pair returns are the resource itself, so they are taken out before looking).
-// Used by test/e2e/fuzz.test.ts (a fixed seed, a few hundred requests) and bench/fuzz/run.ts (longer runs).
+// Used by test/e2e/fuzz.test.ts (a fixed seed, 1,000 requests, in make test) and bench/fuzz/run.ts (longer runs).
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest, Agent } from 'node:http';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync, deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { findRoute } from '@lineage/schemas';
-import { undocumented, type OpenApiDoc } from './conformance';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SCENARIOS } from '../fixtures/scenarios';
 import { startChainStack, type ChainStack } from './chain-stack';
+import { operationOf, UNROUTED, undocumented, type OpenApiDoc } from './conformance';
 import { startGitServer } from './git-http';
 import { waitFor } from './processes';
 
@@ -43,6 +43,8 @@ export interface FuzzContext {
   analyses: { id: string; cancelToken: string; manifestHash: string | null }[];
   /** Cases that exist. */
   caseIds: string[];
+  /** Real cursors, of the lists they came from: sent to their own list with other filters, and to others. */
+  cursors: string[];
   /** The base URL of the only repositories the pipeline allows (a local git server with one fixture pair). */
   allowedRepo: string;
 }
@@ -149,7 +151,7 @@ function validValue(ctx: FuzzContext, schema: JsonSchema, name: string, depth = 
   // Strings: by field where the document's pattern cannot say what the stack would accept.
   if (name === 'url') return fc.oneof({ weight: 3, arbitrary: fc.nat(50).map((n) => `${ctx.allowedRepo}/fuzz/repo-${n}`) }, { weight: 1, arbitrary: pick([`${ctx.allowedRepo}/fork-declared/origin.git`, `${ctx.allowedRepo}/fork-declared/target.git`]) }, pick(['owner/repo', 'https://github.com/owner/repo', 'https://gitlab.com/a/b', 'http://169.254.169.254/latest/meta-data', 'file:///etc/passwd', 'git@github.com:a/b.git', 'https://user:pass@github.com/a/b', 'https://127.0.0.1:1/x', 'https://[::1]/a/b']));
   if (name === 'id' || name === 'factKey' || name === 'resolutionId' || name === 'minBlock') return fc.oneof(pick(BIG_IDS), pick([...ctx.analyses.map((a) => a.id), ...ctx.caseIds]), fc.nat().map(String));
-  if (name === 'cursor') return fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{1,80}$/), fc.constant('eyJpZCI6IjEifQ' + 'A'.repeat(43)));
+  if (name === 'cursor') return fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{1,80}$/), fc.constant('eyJpZCI6IjEifQ' + 'A'.repeat(43)), ...(ctx.cursors.length ? [pick(ctx.cursors)] : []));
   if (name === 'q' || name === 'repository') return fc.oneof(pick(['example', 'github.com', 'owner/repo', 'DECLARED_FORK', 'heavily_derived', '1', '9223372036854775808', '%', '_', '\\']), fc.string({ minLength: 1, maxLength: 30 }));
   if (name === 'rationale') return fc.string({ minLength: 10, maxLength: 120 });
   if (s.pattern) {
@@ -212,7 +214,9 @@ function bodyBytes(value: unknown, marker: string): fc.Arbitrary<Buffer> {
     { weight: 12, arbitrary: fc.constant(Buffer.from(text)) },
     { weight: 2, arbitrary: fc.constant(Buffer.from(duplicateKeys())) },
     { weight: 2, arbitrary: pick(['null', '', ' ', '0', '"x"', '[]', 'true', '{}', '{', '{"a":', `{"${marker}":}`, `${marker}`, '\ufeff{}', '{}x', `[${'['.repeat(30)}`, 'NaN', '{"a":1}{"b":2}']).map((t) => Buffer.from(t)) },
-    { weight: 1, arbitrary: fc.integer({ min: 1000, max: 200_000 }).map((n) => Buffer.from(`${'['.repeat(n)}${']'.repeat(n)}`)) },
+    // Deep nesting under the 64 KiB limit (the parser must not overflow its stack), and a body over it.
+    { weight: 1, arbitrary: fc.integer({ min: 1000, max: 32_000 }).map((n) => Buffer.from(`${'['.repeat(n)}${']'.repeat(n)}`)) },
+    { weight: 1, arbitrary: fc.integer({ min: 1000, max: 10_000 }).map((n) => Buffer.from(`{"pair":${'{"a":'.repeat(n)}1${'}'.repeat(n)}}`)) },
     { weight: 1, arbitrary: fc.constant(Buffer.concat([Buffer.from('{"origin":{"url":"a/b'), Buffer.from([0xff, 0xfe, 0xc0, 0xae, 0xed, 0xa0, 0x80]), Buffer.from(`${marker}"},"target":{"url":"c/d"}}`)])) },
     { weight: 1, arbitrary: fc.integer({ min: 60_000, max: 90_000 }).map((n) => Buffer.from(JSON.stringify({ pad: marker + 'x'.repeat(n) }))) },
   );
@@ -269,7 +273,7 @@ function operations(doc: FullDoc): OperationInfo[] {
   return out;
 }
 
-const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
 
 /** A request for one operation of the document. */
 function operationRequest(ctx: FuzzContext, o: OperationInfo): fc.Arbitrary<FuzzRequest> {
@@ -458,6 +462,12 @@ const FILE_PATH = /(?:^|[\s"'(=])(?:\/[\w.@-]+)+\/[\w.@-]+\.(?:[cm]?js|ts)\b|nod
 /** The request path of a request target, as the server sees it. */
 const pathOf = (target: string) => target.split('?')[0]!;
 
+function undocumentedStatus(doc: OpenApiDoc, method: string, path: string, status: number): string | null {
+  const found = operationOf(doc, method, path);
+  const ok = found ? found.op.responses[String(status)] !== undefined : UNROUTED[status] !== undefined;
+  return ok ? null : `${method} ${path} → ${status}: not a documented status`;
+}
+
 /** Every invariant the response breaks (empty: none). */
 export function violations(ctx: FuzzContext, r: FuzzRequest, res: FuzzResponse): string[] {
   const out: string[] = [];
@@ -474,12 +484,14 @@ export function violations(ctx: FuzzContext, r: FuzzRequest, res: FuzzResponse):
     }
   } else if (res.body.length > 0) out.push('304 with a body');
   const error = (parsed as { error?: { code?: unknown; message?: unknown; requestId?: unknown; fields?: unknown } } | undefined)?.error;
-  if (res.status >= 400) {
+  if (res.status >= 400 && r.method !== 'HEAD') {
     if (!error || typeof error.code !== 'string' || typeof error.message !== 'string' || typeof error.requestId !== 'string') out.push(`${res.status}: not the error envelope`);
     else if (error.requestId !== res.headers['x-request-id']) out.push(`${res.status}: requestId differs from X-Request-Id`);
     if (error?.fields !== undefined && !(Array.isArray(error.fields) && error.fields.every((f) => typeof f?.path === 'string' && typeof f?.issue === 'string'))) out.push('fields are not {path, issue}');
   }
-  const problem = undocumented(ctx.doc, { method: r.method, path: pathOf(r.target), status: res.status, code: typeof error?.code === 'string' ? error.code : null });
+  // HEAD: the status of GET without its body, so only the status can be held to the document.
+  const code = typeof error?.code === 'string' ? error.code : null;
+  const problem = r.method === 'HEAD' ? undocumentedStatus(ctx.doc, r.method, pathOf(r.target), res.status) : undocumented(ctx.doc, { method: r.method, path: pathOf(r.target), status: res.status, code });
   if (problem) out.push(problem);
   // A success is what its operation's schema says (the same zod schema the document was generated from).
   const route = res.status < 300 ? findRoute(r.method, pathOf(r.target)) : null;
@@ -539,7 +551,7 @@ export async function probe(ctx: FuzzContext, r: FuzzRequest, tally: Tally): Pro
  * pair (nothing leaves the machine), and things to aim at: a completed analysis with its case and manifest,
  * a cancelled one, and (with one pipeline worker) every analysis the fuzzer creates failing fast at resolve.
  */
-export async function startFuzzStack(): Promise<{ ctx: FuzzContext; stop(): Promise<void> }> {
+export async function startFuzzStack(opts: { rateLimit?: { perSecond: number; burst: number } } = {}): Promise<{ ctx: FuzzContext; stop(): Promise<void> }> {
   const root = mkdtempSync(join(tmpdir(), 'lineage-fuzz-repos-'));
   const cache = mkdtempSync(join(tmpdir(), 'lineage-fuzz-cache-'));
   await SCENARIOS.find((x) => x.name === 'fork-declared')!.build(root);
@@ -559,7 +571,8 @@ export async function startFuzzStack(): Promise<{ ctx: FuzzContext; stop(): Prom
         ...quiet, WORKER_CONCURRENCY: '1', WORKER_THREADS: '1', REPO_CACHE_DIR: cache, GIT_TIMEOUT_MS: '20000',
         LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${git.port}`, LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true',
       },
-      gateway: quiet, 'case-store': quiet, 'fact-indexer': quiet, 'chain-reader': quiet,
+      gateway: { ...quiet, ...(opts.rateLimit ? { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_SECOND: String(opts.rateLimit.perSecond), RATE_LIMIT_BURST: String(opts.rateLimit.burst) } : {}) },
+      'case-store': quiet, 'fact-indexer': quiet, 'chain-reader': quiet,
     });
     const api = chain.stack.api;
     const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
@@ -587,6 +600,12 @@ export async function startFuzzStack(): Promise<{ ctx: FuzzContext; stop(): Prom
     if (other.status !== 202) throw new Error(`creating the second analysis answered ${other.status}`);
     await call('POST', `/analyses/${other.body.analysis.id}/cancel`, undefined, { authorization: `Bearer ${other.body.cancelToken}` });
 
+    const cursors: string[] = [];
+    for (const list of [`/cases/${done.caseId}/evidence?limit=1`, `/cases/${done.caseId}/evidence?limit=1&layer=HISTORY`, '/activity?limit=1', '/templates?limit=1']) {
+      const next = (await call('GET', list)).body.nextCursor;
+      if (typeof next === 'string') cursors.push(next);
+    }
+
     const ctx: FuzzContext = {
       doc,
       origin: new URL(api).origin,
@@ -595,6 +614,7 @@ export async function startFuzzStack(): Promise<{ ctx: FuzzContext; stop(): Prom
         { id: String(other.body.analysis.id), cancelToken: other.body.cancelToken, manifestHash: null },
       ],
       caseIds: [String(done.caseId)],
+      cursors,
       allowedRepo: git.url,
     };
     return { ctx, stop };

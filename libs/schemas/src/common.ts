@@ -60,6 +60,7 @@ export const QueryBoolean = z.enum(['true', 'false']).transform((v) => v === 'tr
  * Free text a client searches or filters with (search terms, repository and path filters): no control characters.
  * PostgreSQL's text cannot hold NUL, and no URL, path or verdict contains a control character. Issue `invalid_text`.
  */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
 export const QueryText = (max: number) => z.string().min(1).max(max).regex(/^[^\x00-\x1f\x7f]*$/, 'text');
 
 /** The query of a route that takes no parameters: any parameter is `unrecognized_key`, as elsewhere. */

@@ -51,6 +51,13 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     next();
   });
 
+  // Express answers OPTIONS by itself for any path it has a route for: 200, text/plain, `Allow: GET, HEAD`. No
+  // service speaks CORS or OPTIONS, so it is what every other method a path lacks is: 404 NOT_FOUND.
+  app.use((req, res, next) => {
+    if (req.method === 'OPTIONS') return sendError(res, new ApiError('NOT_FOUND', 'No route matches this method and path.'));
+    next();
+  });
+
   // HTTP/1.1 requires a Host header (RFC 9112 §3.2). Node's own check (requireHostHeader) answers with a bare
   // 400 and no body, so `listen` turns it off and the refusal is made here, in the error envelope.
   app.use((req, res, next) => {
@@ -143,9 +150,13 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
     : ['VALIDATION_FAILED', 'Bad Request', 'The request could not be read.'];
   const requestId = randomUUID();
   const body = JSON.stringify({ error: { code, message, requestId } } satisfies ErrorBody);
+  // A response to HEAD has no body (the client would read it as the next response). The parser failed before
+  // the request was made, so the method is read from the bytes it failed on, which start with the request
+  // line when the head arrived in one read (as heads this small do).
+  const head = (err as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
   socket.end(
     `HTTP/1.1 ${ERROR_STATUS[code]} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+      `X-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${head ? '' : body}`,
   );
 }
 

@@ -109,6 +109,20 @@ describe('queries and ids', () => {
   });
 });
 
+describe('methods', () => {
+  it('OPTIONS is what any method a path lacks is: 404 NOT_FOUND in the envelope (not Express\'s text/plain 200)', async () => {
+    const res = await fetch(`${base}/cases`, { method: 'OPTIONS' });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('allow')).toBeNull();
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+  });
+  it('HEAD answers like GET, without a body', async () => {
+    const res = await fetch(`${base}/protocol`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('');
+  });
+});
+
 describe('conditional requests', () => {
   it('If-None-Match: * does not turn a JSON answer into an empty 304', async () => {
     const res = await fetch(`${base}/protocol`, { headers: { 'if-none-match': '*' } });
@@ -132,6 +146,11 @@ describe('what the HTTP server refuses before routing', () => {
     const body = (await res.json()) as { error: { code: string; requestId: string } };
     expect(body.error.code).toBe('HEADERS_TOO_LARGE');
     expect(body.error.requestId).toBe(res.headers.get('x-request-id'));
+  });
+  it('to HEAD, the 431 has no body (the client would read one as the next response)', async () => {
+    const raw = await rawRequest(`HEAD /api/v1/cases HTTP/1.1\r\nHost: x\r\nX-Pad: ${'p'.repeat(20_000)}\r\n\r\n`);
+    expect(raw).toMatch(/^HTTP\/1\.1 431 /);
+    expect(raw.endsWith('\r\n\r\n')).toBe(true);
   });
   it('an HTTP/1.1 request without Host is 400 in the error envelope (not Node\'s bare 400)', async () => {
     const raw = await rawRequest('GET /api/v1/protocol HTTP/1.1\r\nConnection: close\r\n\r\n');
