@@ -56,6 +56,7 @@ runMain('analysis-pipeline', async () => {
           log: rt.log,
           metrics: rt.metrics,
           ackWaitMs: config.JOB_ACK_WAIT_MS,
+          maxDeliver: config.JOB_MAX_DELIVER,
           ...(config.DEBUG_STAGE_DELAY_MS > 0 ? { stageDelay: () => new Promise<void>((r) => setTimeout(r, config.DEBUG_STAGE_DELAY_MS)) } : {}),
         });
         await worker.start();
