@@ -102,10 +102,18 @@ export class FingerprintPool {
   }
 }
 
+/**
+ * A worker's young generation is capped at 8 MB: tokenising makes short-lived
+ * garbage in bursts, and V8's default lets each worker's new space grow to
+ * tens of MB. Measured on uglify-js x terser: peak RSS about 350 -> 300 MB,
+ * the same wall time (bench/history).
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
+
 /** Starts the compiled worker, or the TypeScript source through @swc/core when running from source (tests). */
 function spawnWorker(): Worker {
   const js = join(__dirname, 'fingerprint-worker.js');
-  if (existsSync(js)) return new Worker(js);
+  if (existsSync(js)) return new Worker(js, { resourceLimits: WORKER_LIMITS });
   const ts = join(__dirname, 'fingerprint-worker.ts');
   const bootstrap = `
     const fs = require('node:fs');
@@ -117,5 +125,5 @@ function spawnWorker(): Worker {
     };
     require(${JSON.stringify(ts)});
   `;
-  return new Worker(bootstrap, { eval: true });
+  return new Worker(bootstrap, { eval: true, resourceLimits: WORKER_LIMITS });
 }
