@@ -54,7 +54,10 @@ export async function startService(opts: ServiceOptions): Promise<ServiceRuntime
   const metrics = createMetrics(opts.name);
   const readiness = new Readiness();
   let nats: Nats | null = null;
-  readiness.add('nats', () => (nats ? nats.check() : { ok: false, detail: 'connecting' }));
+  // Ready only once onNats has registered the service's handlers and consumers: a request routed here
+  // between the connect and the registration would find nobody serving its subject.
+  let serving = false;
+  readiness.add('nats', () => (!nats ? { ok: false, detail: 'connecting' } : !serving ? { ok: false, detail: 'starting' } : nats.check()));
   if (opts.db) {
     const db = opts.db;
     readiness.add('postgres', () => dbCheck(db));
@@ -92,5 +95,6 @@ export async function startService(opts: ServiceOptions): Promise<ServiceRuntime
 
   nats = await Nats.connect({ servers: opts.natsUrl, name: opts.name, log, metrics, requestTimeoutMs: opts.requestTimeoutMs });
   await opts.onNats?.(nats, rt);
+  serving = true;
   return rt;
 }
