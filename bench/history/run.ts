@@ -41,7 +41,7 @@ interface Run { wallMs: number; rssMb: number; verdict?: string; hash?: string; 
 
 const EXTRA: Pair[] = [
   { name: 'uglify-terser', origin: 'mishoo/UglifyJS', originCommit: '111746bbae5f55c88e3b82b42f14fd0f3129ea53', target: 'terser/terser', targetCommit: '9fc8a85aaa7087d2b8c9b4b31d267202b731b5f1', js: true, note: 'JavaScript; terser forked uglify-es: 3.4k and 3.5k commits' },
-  { name: 'redis-valkey', origin: 'redis/redis', originCommit: '4f8cdc2a1ea53e42955af758aabffee67cb455dd', target: 'valkey-io/valkey', targetCommit: '', js: false, note: 'C; valkey forked redis in 2024: about 12k commits a side' },
+  { name: 'redis-valkey', origin: 'redis/redis', originCommit: '4f8cdc2a1ea53e42955af758aabffee67cb455dd', target: 'valkey-io/valkey', targetCommit: '55bbbe09a3b37a98c907dbfbc225768ff253e84f', js: false, note: 'C; valkey forked redis in 2024: about 12k commits a side' },
 ];
 const JS_REAL = new Set(['coco-hard-fork', 'axios-redaxios']);
 

@@ -118,7 +118,10 @@ async function main(): Promise<void> {
     r.starts++;
     r.memory.push({ t: now(), rssMb: -1 }); // a restart: the series starts over
   };
-  await waitFor('every replica ready', async () => (await Promise.all(replicas.map((r) => ready(r.port)))).every(Boolean), 120_000, 250);
+  await waitFor('every replica ready', async () => (await Promise.all(replicas.map((r) => ready(r.port)))).every(Boolean), 120_000, 250).catch(async (e) => {
+    for (const r of replicas) if (!(await ready(r.port))) process.stderr.write(`--- ${r.service}#${r.index} not ready\n${r.proc.output().slice(-3000)}\n`);
+    throw e;
+  });
   const gateways = replicas.filter((r) => r.service === 'gateway');
   const allReady = async (): Promise<boolean> => (await Promise.all(replicas.map((r) => ready(r.port)))).every(Boolean);
 

@@ -44,20 +44,40 @@ export function createDb(opts: { url: string; schema: string; poolMax: number; a
 /**
  * Apply the service's migrations (kept in code, in order) inside its own schema,
  * with its own migrations table, so services never step on each other.
- * Concurrent runners are serialised by knex's migration lock table.
+ * Replicas started together race here: knex's lock table refuses a second
+ * runner ("Migration table is already locked") rather than making it wait, and
+ * two first runs race on creating the schema and the lock table itself. Those
+ * refusals are waited out (the winner migrates; the others then find nothing
+ * to do); anything else fails at once.
  */
-export async function migrate(db: Knex, schema: string, migrations: Migration[]): Promise<string[]> {
-  await db.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
-  const [, applied] = (await db.migrate.latest({
-    schemaName: schema,
-    tableName: 'knex_migrations',
-    migrationSource: {
-      getMigrations: async () => migrations,
-      getMigrationName: (m: Migration) => m.name,
-      getMigration: async (m: Migration) => m,
-    },
-  })) as [number, string[]];
-  return applied;
+export async function migrate(db: Knex, schema: string, migrations: Migration[], waitMs = 60_000): Promise<string[]> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    try {
+      await db.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
+      const [, applied] = (await db.migrate.latest({
+        schemaName: schema,
+        tableName: 'knex_migrations',
+        migrationSource: {
+          getMigrations: async () => migrations,
+          getMigrationName: (m: Migration) => m.name,
+          getMigration: async (m: Migration) => m,
+        },
+      })) as [number, string[]];
+      return applied;
+    } catch (e) {
+      if (!isMigrationRace(e) || Date.now() > until) throw e;
+      await new Promise((r) => setTimeout(r, 200 + Math.floor(Math.random() * 300)));
+    }
+  }
+}
+
+/** Another runner holds knex's lock, or created the schema or a knex table a moment before this one. */
+export function isMigrationRace(e: unknown): boolean {
+  const err = e as { message?: string; code?: string };
+  if (typeof err?.message === 'string' && err.message.includes('Migration table is already locked')) return true;
+  // 42P07 duplicate_table, 42P06 duplicate_schema, 23505 unique_violation (concurrent CREATE … IF NOT EXISTS on the catalogs)
+  return err?.code === '42P07' || err?.code === '42P06' || (err?.code === '23505' && /pg_namespace|pg_type|pg_class/.test(String((e as { constraint?: string }).constraint ?? err.message)));
 }
 
 /**
