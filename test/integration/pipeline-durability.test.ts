@@ -290,8 +290,12 @@ describe('durable pipeline', () => {
     expect((await json(same)).analysis.id).toBe(accepted[0]);
 
     // A worker drains the queue: every accepted analysis completes, and the refused one is accepted again.
-    await startWorker({ PIPELINE_MAX_QUEUED: '3' });
+    const w = await startWorker({ PIPELINE_MAX_QUEUED: '3' });
+    const depth = async () => Number(/^lineage_pipeline_jobs_pending(?:\{[^}]*\})? (\d+)/m.exec(await (await fetch(`http://127.0.0.1:${w.port}/metrics`)).text())?.[1] ?? -1);
+    expect(await depth()).toBeGreaterThan(0); // the three accepted jobs, waiting or in progress
     await waitFor('accepted analyses completed', async () => (await Promise.all(accepted.map(getAnalysis))).every((x) => x.state === 'completed'), 120_000, 250);
+    // The gauge is read from the server at each scrape, so it falls back to 0 when the queue drains.
+    await waitFor('queue depth 0', async () => (await depth()) === 0, 30_000, 250);
     const late = await create(repos[5]!, repos[3]!);
     await waitFor('the late one completed', async () => (await getAnalysis(late.analysis.id)).state === 'completed', 120_000, 250);
     expect(await metric(apiOnly.port, 'nats_handled_requests_total', 'outcome="QUEUE_FULL"')).toBe(1);

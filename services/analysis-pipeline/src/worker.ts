@@ -75,7 +75,6 @@ export class PipelineWorker {
   private readonly pulls: OnePull[] = [];
   private readonly running = new Set<AbortController>();
   private stopping = false;
-  private pendingTimer: NodeJS.Timeout | null = null;
   private readonly retries: Counter<'stage'>;
 
   constructor(private readonly o: WorkerOptions) {
@@ -144,11 +143,15 @@ export class PipelineWorker {
   async start(): Promise<void> {
     await PipelineWorker.ensureConsumer(this.o.nc, this.o.ackWaitMs, this.o.log, this.maxDeliver);
     const consumer = await this.o.js.consumers.get(streams.jobs.name, streams.jobs.consumer);
-    const pending = new Gauge({ name: 'lineage_pipeline_jobs_pending', help: 'Jobs waiting or in progress on the work queue', registers: [this.o.metrics.registry] });
-    this.pendingTimer = setInterval(() => {
-      consumer.info(true).then((i) => pending.set(i.num_pending + i.num_ack_pending), () => undefined);
-    }, 5000);
-    this.pendingTimer.unref();
+    // Read from the server at each scrape: `info(true)` would return the info cached when the consumer was looked
+    // up, so the gauge (which KEDA and the backlog alert read) never moved.
+    new Gauge({
+      name: 'lineage_pipeline_jobs_pending', help: 'Jobs waiting or in progress on the work queue', registers: [this.o.metrics.registry],
+      async collect() {
+        const i = await consumer.info().catch(() => null);
+        if (i) this.set(i.num_pending + i.num_ack_pending);
+      },
+    });
     for (let i = 0; i < this.o.concurrency; i++) {
       // One job at a time per loop, pulled only when the previous one is finished (pull.ts: a job buffered behind a
       // long or held one would otherwise spend its deliveries on ack waits nobody answers).
@@ -173,7 +176,6 @@ export class PipelineWorker {
   /** Shutdown: stop pulling; a running stage is aborted and its job handed back (it resumes at its last boundary). */
   async stop(): Promise<void> {
     this.stopping = true;
-    if (this.pendingTimer) clearInterval(this.pendingTimer);
     for (const ac of this.running) ac.abort();
     for (const p of this.pulls) p.stop();
     await Promise.allSettled(this.loops);
