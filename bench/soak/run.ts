@@ -9,6 +9,7 @@
 // anvil and git server). Writes RESULTS.md: requests by status and route,
 // analyses submitted vs completed, duplicates, p99 of reads outside fault
 // windows, and each process's memory over time.
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +28,8 @@ const MINUTES = Number(arg('minutes', '10'));
 const SEED = Number(arg('seed', '1'));
 const OUT = arg('out', join(__dirname, 'RESULTS.md'));
 const KILL_EVERY_MS = 30_000;
+/** Every child process this run starts, so a failed run can stop them all. */
+const started: ChildProcess[] = [];
 const REPLICAS = 2;
 const READ_CLIENTS = 3;
 const ANALYSIS_EVERY_MS = 4_000;
@@ -76,6 +79,7 @@ async function main(): Promise<void> {
   const natsPort = await freePort();
   const startNatsServer = async (): Promise<Proc> => {
     const p = startProcess('nats', process.env.NATS_SERVER_BIN ?? 'nats-server', ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', natsStore]);
+    started.push(p.child);
     await waitFor('nats-server', async () => /Server is ready/.test(p.output()), 15_000, 50);
     return p;
   };
@@ -110,11 +114,13 @@ async function main(): Promise<void> {
       const port = await freePort();
       const extra = { ...(perService[service] ?? {}), ...(service === 'analysis-pipeline' ? { REPO_CACHE_DIR: join(root, `cache-${index}`) } : {}) };
       replicas.push({ service, index, port, starts: 1, memory: [], proc: startService(service, { ...env, ...extra, HTTP_PORT: String(port) }) });
+      started.push(replicas[replicas.length - 1]!.proc.child);
     }
   }
   const restart = (r: Replica): void => {
     const extra = { ...(perService[r.service] ?? {}), ...(r.service === 'analysis-pipeline' ? { REPO_CACHE_DIR: join(root, `cache-${r.index}`) } : {}) };
     r.proc = startService(r.service, { ...env, ...extra, HTTP_PORT: String(r.port) });
+    started.push(r.proc.child);
     r.starts++;
     r.memory.push({ t: now(), rssMb: -1 }); // a restart: the series starts over
   };
@@ -367,5 +373,7 @@ async function main(): Promise<void> {
 
 main().catch((e) => {
   process.stderr.write(`soak failed: ${e instanceof Error ? e.stack : String(e)}\n`);
+  // Leave nothing running: every service replica and NATS server this run started (a failed start-up left them before).
+  for (const c of started) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   process.exit(1);
 });
