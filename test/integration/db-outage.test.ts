@@ -9,9 +9,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
-import { SCENARIOS } from '../fixtures/scenarios';
-import { startGitServer, type GitServer } from '../support/git-http';
+import type { GitServer } from '../support/git-http';
+import { serveScenarios, sqlQuery } from '../support/served';
 import { freePort, freshDatabase, sleep, startNats, startService, waitFor, waitReady, type Proc, type ServiceName } from '../support/processes';
 import { TcpProxy, viaProxy } from '../support/tcp-proxy';
 import { json } from '../support/http';
@@ -31,14 +30,11 @@ const proxies = {} as Record<Owner, TcpProxy>;
 const repos: { url: string; commit: string }[] = [];
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'lineage-repos-'));
   cache = mkdtempSync(join(tmpdir(), 'lineage-cache-'));
-  for (const s of SCENARIOS.filter((x) => ['fork-declared', 'renamed-copy'].includes(x.name))) {
-    const built = await s.build(root);
-    for (const side of ['origin', 'target'] as const) repos.push({ url: built[side].dir, commit: built[side].commit });
-  }
-  git = await startGitServer(root);
-  for (const r of repos) r.url = `${git.url}/${r.url.slice(root.length + 1)}`;
+  const served = await serveScenarios(['fork-declared', 'renamed-copy']);
+  root = served.root;
+  git = served.git;
+  repos.push(...served.repos);
   nats = await startNats();
   db = await freshDatabase('lineage_outage');
   const pg = new URL(db.url);
@@ -92,15 +88,8 @@ const create = async (o: (typeof repos)[number], t: (typeof repos)[number]) => {
   return (await json(res)).analysis.id as string;
 };
 /** Straight to PostgreSQL (not through a proxy): what the case-store stored. */
-const casesOf = async (analysisId: string) => {
-  const c = new Client({ connectionString: db.url });
-  await c.connect();
-  try {
-    return Number((await c.query('select count(*)::int as n from cases.cases where analysis_id = $1', [analysisId])).rows[0].n);
-  } finally {
-    await c.end();
-  }
-};
+const casesOf = async (analysisId: string) =>
+  Number((await sqlQuery<{ n: number }>(db.url, 'select count(*)::int as n from cases.cases where analysis_id = $1', [analysisId]))[0]!.n);
 /** Whether the fact-indexer holds its writer lease (a PostgreSQL session lock), from its metrics. */
 const isWriter = async () => /^lineage_indexer_is_writer(\{[^}]*\})? 1$/m.test(await (await fetch(`http://127.0.0.1:${ports['fact-indexer']}/metrics`)).text());
 const lines = (s: ServiceName, msg: string, analysisId: string) =>

@@ -13,9 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { Client } from 'pg';
-import { SCENARIOS } from '../fixtures/scenarios';
-import { startGitServer, type GitServer } from '../support/git-http';
+import type { GitServer } from '../support/git-http';
+import { serveScenarios, sqlQuery } from '../support/served';
 import { freePort, freshDatabase, sleep, startNats, startService, waitFor, waitReady, type Proc } from '../support/processes';
 import { TcpProxy, viaProxy } from '../support/tcp-proxy';
 import { json } from '../support/http';
@@ -49,13 +48,10 @@ function pipelineEnv(databaseUrl: string, port: number): Record<string, string> 
 }
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'lineage-repos-'));
-  for (const s of SCENARIOS.filter((x) => ['fork-declared', 'renamed-copy'].includes(x.name))) {
-    const built = await s.build(root);
-    for (const side of ['origin', 'target'] as const) repos.push({ url: built[side].dir, commit: built[side].commit });
-  }
-  git = await startGitServer(root);
-  for (const r of repos) r.url = `${git.url}/${r.url.slice(root.length + 1)}`;
+  const served = await serveScenarios(['fork-declared', 'renamed-copy']);
+  root = served.root;
+  git = served.git;
+  repos.push(...served.repos);
   nats = await startNats();
   db = await freshDatabase('lineage_pipeline_outage');
   const pg = new URL(db.url);
@@ -97,15 +93,7 @@ const create = async (o: { url: string; commit: string }, t: { url: string; comm
 };
 
 /** Straight to PostgreSQL (not through a proxy, and whichever pipeline replica would answer). */
-const sql = async <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => {
-  const c = new Client({ connectionString: db.url });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows as T[];
-  } finally {
-    await c.end();
-  }
-};
+const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => sqlQuery<T>(db.url, text, params);
 interface Row { state: string; case_id: string | null; error: { code: string } | null; stages: { name: string; state: string; attempt?: number }[] }
 const analysis = async (id: string) => (await sql<Row>('SELECT state, case_id, error, stages FROM analysis.analyses WHERE id = $1', [id]))[0]!;
 const casesOf = async (id: string) => Number((await sql<{ n: number }>('SELECT count(*)::int AS n FROM cases.cases WHERE analysis_id = $1', [id]))[0]!.n);

@@ -10,11 +10,10 @@ import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, AckPolicy } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/nats-core';
-import { Client } from 'pg';
 import { analyze } from '@lineage/engine';
 import { ensureStreams } from '@lineage/service-kit';
-import { SCENARIOS } from '../fixtures/scenarios';
-import { startGitServer, type GitServer } from '../support/git-http';
+import type { GitServer } from '../support/git-http';
+import { serveScenarios, sqlQuery } from '../support/served';
 import { freePort, freshDatabase, startNats, startService, waitFor, waitReady, type Proc } from '../support/processes';
 import { json } from '../support/http';
 
@@ -50,15 +49,7 @@ const metric = async (port: number, name: string, labels = '') => {
   return line ? Number(line.trim().split(' ').pop()) : 0;
 };
 
-const sql = async <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => {
-  const c = new Client({ connectionString: db.url });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows as T[];
-  } finally {
-    await c.end();
-  }
-};
+const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => sqlQuery<T>(db.url, text, params);
 
 const postAnalysis = (o: (typeof repos)[number], t: (typeof repos)[number]) =>
   fetch(`${api}/analyses`, {
@@ -68,13 +59,10 @@ const postAnalysis = (o: (typeof repos)[number], t: (typeof repos)[number]) =>
   });
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'lineage-repos-'));
-  for (const s of SCENARIOS.filter((x) => ['fork-declared', 'renamed-copy', 'same-spec-independent'].includes(x.name))) {
-    const built = await s.build(root);
-    for (const side of ['origin', 'target'] as const) repos.push({ url: '', dir: built[side].dir, commit: built[side].commit });
-  }
-  git = await startGitServer(root);
-  for (const r of repos) r.url = `${git.url}/${r.dir.slice(root.length + 1)}`;
+  const served = await serveScenarios(['fork-declared', 'renamed-copy', 'same-spec-independent']);
+  root = served.root;
+  git = served.git;
+  repos.push(...served.repos);
   nats = await startNats();
   db = await freshDatabase('lineage_pipeline');
   const gport = await freePort();
