@@ -3,6 +3,7 @@ export * from './common';
 export * from './errors';
 export * from './subjects';
 export * from './streams';
+export * from './routes';
 export * from './openapi';
 export * as analysisApi from './api/analysis';
 export * as casesApi from './api/cases';

@@ -24,6 +24,7 @@ const def = <Req extends z.ZodType, Res extends z.ZodType>(subject: string, queu
 
 /** A caller's credential as the gateway saw it: hashed, never the raw key. */
 const Caller = z.object({ apiKeyHash: z.string().regex(/^[0-9a-f]{64}$/).nullable() });
+export type Caller = z.infer<typeof Caller>;
 
 export const subjects = {
   analysis: {
@@ -63,10 +64,14 @@ export const subjects = {
     search: def('lineage.cases.search', 'case-store', C.SearchQuery, C.SearchResults),
   },
   facts: {
+    /** `GET /facts/{factKey}`: the projection's view, or with `source=chain` direct reads compared with it. */
+    read: def('lineage.facts.read', 'fact-indexer', F.FactKeyParams.extend(F.FactGetQuery.shape), z.union([F.FactResponse, F.ChainFactResponse])),
+    /** `GET /facts`: the projection's page, or with `source=chain` each fact read from the chain at its finalized block. */
+    readList: def('lineage.facts.read-list', 'fact-indexer', F.FactListQuery, z.union([F.FactList, F.ChainFactList])),
     get: def('lineage.facts.get', 'fact-indexer', F.FactKeyParams.extend({ minBlock: DecimalId.optional() }), F.FactResponse),
-    verify: def('lineage.facts.verify', 'fact-indexer', F.FactKeyParams, F.ChainFactResponse),
     list: def('lineage.facts.list', 'fact-indexer', F.FactListQuery, F.FactList),
-    /** `GET /facts?source=chain`: the projection's page, each fact read from the chain at its finalized block. */
+    // Served for gateways older than `read`/`readList` during a rolling upgrade; nothing in this version sends them.
+    verify: def('lineage.facts.verify', 'fact-indexer', F.FactKeyParams, F.ChainFactResponse),
     verifyList: def('lineage.facts.verify-list', 'fact-indexer', F.FactListQuery, F.ChainFactList),
     resolution: def('lineage.facts.resolution', 'fact-indexer', F.ResolutionParams.extend({ minBlock: DecimalId.optional() }), F.ResolutionResponse),
     policies: def('lineage.facts.policies', 'fact-indexer', F.ListQuery, F.PolicyList),

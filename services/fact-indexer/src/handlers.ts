@@ -1,4 +1,4 @@
-import { ACTIVITY_KINDS, OUTCOMES, subjects } from '@lineage/schemas';
+import { ACTIVITY_KINDS, OUTCOMES, subjects, type factsApi, type z } from '@lineage/schemas';
 import { ApiError, type Nats } from '@lineage/service-kit';
 import type { Projections } from './projections';
 import type { ChainSource } from './chain-source';
@@ -9,6 +9,7 @@ export interface WriterStatus {
   readonly state: IndexerState;
 }
 
+type FactListQuery = z.output<typeof factsApi.FactListQuery>;
 type ChainRead = Awaited<ReturnType<ChainSource['factAt']>>;
 type ChainState = ChainRead['state'];
 type View = Awaited<ReturnType<Projections['canonical']>>;
@@ -75,14 +76,16 @@ export function registerHandlers(nats: Nats, projections: Projections, chain: Ch
       throw new ApiError('INDEXER_BEHIND', 'The projection has not reached the requested block yet; retry shortly.');
     }
   };
-  nats.serve(subjects.facts.get, async (q) => {
+  const fact = async (q: { factKey: string; minBlock?: string }) => {
     await requireBlock(q.minBlock);
     return projections.fact(q.factKey);
-  });
-  nats.serve(subjects.facts.list, async (q) => {
+  };
+  const facts = async (q: FactListQuery) => {
     await requireBlock(q.minBlock);
     return projections.facts(q);
-  });
+  };
+  nats.serve(subjects.facts.get, fact);
+  nats.serve(subjects.facts.list, facts);
   nats.serve(subjects.facts.resolution, async (q) => {
     await requireBlock(q.minBlock);
     return projections.resolution(q.resolutionId);
@@ -91,7 +94,7 @@ export function registerHandlers(nats: Nats, projections: Projections, chain: Ch
   nats.serve(subjects.facts.templates, (q) => projections.templates(q));
   nats.serve(subjects.facts.activity, (q) => projections.activity(q));
   // chain-reader reads the block first (finalized, or the head) and pins every read to its number.
-  nats.serve(subjects.facts.verify, async (q, ctx) => {
+  const verify = async (q: { factKey: string }, ctx: { requestId: string }) => {
     const [fin, head, ours] = await Promise.all([
       readChain(chain, q.factKey, ctx.requestId, 'finalized'),
       readChain(chain, q.factKey, ctx.requestId, 'latest'),
@@ -108,9 +111,9 @@ export function registerHandlers(nats: Nats, projections: Projections, chain: Ch
       // The first version's fields: the finalized read and its comparison.
       blockNumber: fin.blockNumber, blockHash: fin.blockHash, chain: fin.state, projection: ours.canonical, matches: canonical.matches,
     };
-  });
+  };
   // The projection's page (same filters and cursors as `facts.list`), each fact read from the chain at its finalized block.
-  nats.serve(subjects.facts.verifyList, async (q, ctx) => {
+  const verifyList = async (q: FactListQuery, ctx: { requestId: string }) => {
     await requireBlock(q.minBlock);
     const page = await projections.facts(q);
     const items = await mapLimited(page.items, CHAIN_READS_AT_ONCE, async (f) => {
@@ -121,7 +124,12 @@ export function registerHandlers(nats: Nats, projections: Projections, chain: Ch
       };
     });
     return { source: 'chain' as const, items, nextCursor: page.nextCursor, meta: page.meta };
-  });
+  };
+  // The public routes: `source` picks the projection or direct chain reads.
+  nats.serve(subjects.facts.read, (q, ctx) => (q.source === 'chain' ? verify(q, ctx) : fact(q)));
+  nats.serve(subjects.facts.readList, (q, ctx) => (q.source === 'chain' ? verifyList(q, ctx) : facts(q)));
+  nats.serve(subjects.facts.verify, verify);
+  nats.serve(subjects.facts.verifyList, verifyList);
   nats.serve(subjects.facts.protocol, async (_q, ctx) => {
     const contract = await nats.request(subjects.chain.contract, {}, { requestId: ctx.requestId }).catch(() => null);
     const m = await projections.meta();

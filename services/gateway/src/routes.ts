@@ -1,105 +1,55 @@
-import express, { type Express, type Request, type Response } from 'express';
+import express, { type Express, type Request } from 'express';
 import type { z } from 'zod';
-import {
-  analysisApi as A, subjects, buildOpenApiDocument, publicRoutes, API_BASE, type PublicRoute, type SubjectDef,
-} from '@lineage/schemas';
+import { subjects, buildOpenApiDocument, publicRoutes, API_BASE, type Composition, type PublicRoute, type RouteInput } from '@lineage/schemas';
 import { ApiError, sendError, requestIdOf, validationError, type ServiceRuntime } from '@lineage/service-kit';
 import { ApiKeys, bearerOf } from './auth';
 
-type Input = { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown; req: Request };
-type Reply = { status?: number; body: unknown; headers?: Record<string, string>; raw?: Buffer };
-type Handler = (input: Input & { caller: { apiKeyHash: string | null }; bearer: string | null; requestId: string }, res: Response) => Promise<Reply>;
+type Reply = { status: number; body: unknown; headers?: Record<string, string>; raw?: Buffer };
+type Composer = (route: PublicRoute, input: RouteInput, ctx: { requestId: string; req: Request }) => Promise<Reply>;
 
 const BODY_LIMIT = '64kb';
 /** `application/json`, with parameters (charset) or none; `application/json-seq` and the like are other types. */
 const JSON_TYPE = /^application\/json[\t ]*(;|$)/i;
 
 /**
- * Every public route: validate, authenticate, then ask the owning service over NATS. Methods, paths,
- * schemas and auth come from `publicRoutes` (libs/schemas/src/openapi.ts), the list the OpenAPI document is
- * generated from; this file adds only the handlers, and refuses to start if the two lists differ.
+ * Registers every route of the route table (libs/schemas/src/routes.ts): validate, authenticate, then ask the
+ * route's subject over NATS, or run its composition. Nothing here is specific to one route but the compositions.
  */
 export function registerRoutes(app: Express, rt: ServiceRuntime, keys: ApiKeys, opts: { version: string; baseUrl?: string }): void {
-  const call = <D extends SubjectDef>(def: D, payload: z.input<D['request']>, requestId: string) =>
-    rt.nats().request(def, payload, { requestId });
-
   const openapi = buildOpenApiDocument({ version: opts.version, serverUrl: opts.baseUrl });
 
-  const handlers: Record<string, Handler> = {
-    'post /repositories/validate': async ({ body, requestId }) => ({ body: await call(subjects.analysis.validate, body as z.input<typeof A.ValidateRequest>, requestId) }),
-    'post /analyses': async ({ body, req, caller, requestId }) => {
-      const key = req.get('idempotency-key');
-      if (key !== undefined && !/^[\x21-\x7e]{1,128}$/.test(key)) {
-        throw new ApiError('VALIDATION_FAILED', 'The request failed validation.', [{ path: 'Idempotency-Key', issue: 'invalid_format' }]);
-      }
-      const out = await call(subjects.analysis.create, { body: body as z.input<typeof A.CreateAnalysisRequest>, idempotencyKey: key ?? null, caller }, requestId);
-      return {
-        status: out.created ? 202 : 200,
-        body: out,
-        headers: { Location: `/api/v1/analyses/${out.analysis.id}` },
-      };
-    },
-    'get /analyses/{id}': async ({ params, requestId }) => ({ body: await call(subjects.analysis.get, params as { id: string }, requestId) }),
-    'post /analyses/{id}/cancel': async ({ params, bearer, caller, requestId }) => ({
-      status: 202,
-      body: await call(subjects.analysis.cancel, { id: (params as { id: string }).id, bearer, caller }, requestId),
-    }),
-    'get /analyses/{id}/manifest': async ({ params, requestId, req }, res) => {
+  const compositions: Record<Composition, Composer> = {
+    openapi: async () => ({ status: 200, body: openapi }),
+    manifest: async (_route, { params }, { requestId, req }): Promise<Reply> => {
       const id = (params as { id: string }).id;
-      const first = await call(subjects.analysis.manifest, { id }, requestId);
+      const read = (offset: number) => rt.nats().request(subjects.analysis.manifest, { id, offset }, { requestId });
+      const first = await read(0);
       const etag = `"${first.manifestHash}"`;
-      if (noneMatch(req.get('if-none-match'), etag)) {
-        res.setHeader('ETag', etag);
-        return { status: 304, body: null };
-      }
+      if (noneMatch(req.get('if-none-match'), etag)) return { status: 304, body: null, headers: { ETag: etag } };
       const chunks = [Buffer.from(first.bytesBase64, 'base64')];
       for (let got = chunks[0]!.length; got < first.totalBytes; ) {
-        const next = await call(subjects.analysis.manifest, { id, offset: got }, requestId);
+        const next = await read(got);
         if (next.manifestHash !== first.manifestHash) throw new Error('manifest changed while being read');
         const chunk = Buffer.from(next.bytesBase64, 'base64');
         if (chunk.length === 0) throw new Error('manifest chunk was empty');
         chunks.push(chunk);
         got += chunk.length;
       }
-      return { body: null, raw: Buffer.concat(chunks), headers: { ETag: etag, 'Content-Type': 'application/json' } };
+      return { status: 200, body: null, raw: Buffer.concat(chunks), headers: { ETag: etag, 'Content-Type': 'application/json' } };
     },
-    'get /cases': async ({ query, requestId }) => ({ body: await call(subjects.cases.list, query as never, requestId) }),
-    'get /cases/{id}': async ({ params, requestId }) => ({ body: await call(subjects.cases.get, params as never, requestId) }),
-    'get /cases/{id}/evidence': async ({ params, query, requestId }) => ({ body: await call(subjects.cases.evidence, { ...query, ...params } as never, requestId) }),
-    'post /cases/{id}/challenge-preparation': async ({ params, body, requestId }) => ({
-      body: await call(subjects.cases.challengePrepare, { id: (params as { id: string }).id, body: body as never }, requestId),
-    }),
-    'get /search': async ({ query, requestId }) => ({ body: await call(subjects.cases.search, query as never, requestId) }),
-    'get /chain/contract': async ({ requestId }) => ({ body: await call(subjects.chain.contract, {}, requestId) }),
-    'get /facts/{factKey}': async ({ params, query, requestId }) => {
-      const q = query as { source?: string; minBlock?: string };
-      const factKey = (params as { factKey: string }).factKey;
-      if (q.source === 'chain') return { body: await call(subjects.facts.verify, { factKey }, requestId) };
-      return { body: await call(subjects.facts.get, { factKey, ...(q.minBlock ? { minBlock: q.minBlock } : {}) }, requestId) };
-    },
-    'get /facts': async ({ query, requestId }) => {
-      // `source` picks the subject and is not sent on (an older fact-indexer's list query does not know it).
-      const { source, ...q } = query as { source?: string };
-      return { body: await call(source === 'chain' ? subjects.facts.verifyList : subjects.facts.list, q as never, requestId) };
-    },
-    'get /resolutions/{resolutionId}': async ({ params, query, requestId }) => ({ body: await call(subjects.facts.resolution, { ...query, ...params } as never, requestId) }),
-    'get /policies': async ({ query, requestId }) => ({ body: await call(subjects.facts.policies, query as never, requestId) }),
-    'get /templates': async ({ query, requestId }) => ({ body: await call(subjects.facts.templates, query as never, requestId) }),
-    'get /activity': async ({ query, requestId }) => ({ body: await call(subjects.facts.activity, query as never, requestId) }),
-    'get /protocol': async ({ requestId }) => ({ body: await call(subjects.facts.protocol, {}, requestId) }),
-    'get /openapi.json': async () => ({ body: openapi }),
   };
 
-  const keyOf = (r: PublicRoute) => `${r.method} ${r.path.slice(API_BASE.length)}`;
-  const missing = publicRoutes.filter((r) => !handlers[keyOf(r)]).map(keyOf);
-  const extra = Object.keys(handlers).filter((k) => !publicRoutes.some((r) => keyOf(r) === k));
-  if (missing.length || extra.length) throw new Error(`gateway handlers and publicRoutes differ: missing ${missing.join(', ') || 'none'}; not public ${extra.join(', ') || 'none'}`);
+  const serve = async (r: PublicRoute, input: RouteInput, ctx: { requestId: string; req: Request }): Promise<Reply> => {
+    if ('composition' in r.call) return compositions[r.call.composition](r, input, ctx);
+    const out = await rt.nats().request(r.call.subject, r.call.request(input), { requestId: ctx.requestId });
+    const extra = r.call.reply?.(out) ?? {};
+    return { status: extra.status ?? r.ok[0]!.status, body: out, headers: extra.headers };
+  };
 
   const router = express.Router({ strict: false });
   // Any JSON value is parsed (`null` too), so that a well-formed body of the wrong shape is VALIDATION_FAILED, not MALFORMED_JSON.
   const json = express.json({ limit: BODY_LIMIT, type: () => true, strict: false });
   for (const r of publicRoutes) {
-    const handle = handlers[keyOf(r)]!;
     const chain: express.RequestHandler[] = [];
     if (r.body) {
       chain.push((req, _res, next) => {
@@ -113,19 +63,22 @@ export function registerRoutes(app: Express, rt: ServiceRuntime, keys: ApiKeys, 
     }
     chain.push(async (req, res) => {
       try {
-        const params = parse(r.params, req.params);
-        const query = parse(r.query, req.query ?? {});
-        const body = r.body ? parse(r.body, req.body) : undefined;
-        let bearer: string | null = null;
-        let caller = { apiKeyHash: null as string | null };
-        if (r.auth === 'key') caller = { apiKeyHash: keys.authenticate(bearerOf(req)) };
+        const input: RouteInput = {
+          params: parse(r.params, req.params),
+          query: parse(r.query, req.query ?? {}),
+          headers: parse(r.headers, headersOf(r.headers, req)),
+          body: r.body ? parse(r.body, req.body) : undefined,
+          bearer: null,
+          caller: { apiKeyHash: null },
+        };
+        if (r.auth === 'key') input.caller = { apiKeyHash: keys.authenticate(bearerOf(req)) };
         if (r.auth === 'bearer') {
-          bearer = bearerOf(req);
-          caller = { apiKeyHash: bearer && keys.isKey(bearer) ? keys.authenticate(bearer) : null };
+          input.bearer = bearerOf(req);
+          input.caller = { apiKeyHash: input.bearer && keys.isKey(input.bearer) ? keys.authenticate(input.bearer) : null };
         }
-        const out = await handle({ params, query, body, req, bearer, caller, requestId: requestIdOf(res) }, res);
+        const out = await serve(r, input, { requestId: requestIdOf(res), req });
         for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
-        res.status(out.status ?? 200);
+        res.status(out.status);
         if (out.raw) res.end(out.raw);
         else if (out.status === 304) res.end();
         else res.json(out.body);
@@ -136,6 +89,17 @@ export function registerRoutes(app: Express, rt: ServiceRuntime, keys: ApiKeys, 
     router[r.method](r.path.slice(API_BASE.length).replace(/\{(\w+)\}/g, ':$1'), ...chain);
   }
   app.use(API_BASE, router);
+}
+
+/** The headers a route declares, by their canonical names, read case-insensitively; absent ones omitted. */
+function headersOf(schema: z.ZodObject | undefined, req: Request): Record<string, string> {
+  if (!schema) return {};
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(schema.shape)) {
+    const value = req.get(name);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
 }
 
 /** Validate one part of the request; the caller's raw input (not the parsed form) goes on the wire. */
