@@ -5,7 +5,7 @@ import { EngineError } from './errors';
 import { runGit } from './git/runner';
 import { checkRemote, DEFAULT_HOSTS, parseAllowedHosts, pinnedGitConfig, RemoteRefusal, type RemotePolicy } from './remote/policy';
 
-/** The CLI applies the pipeline's rules (DESIGN §4): default hosts, https only, public addresses only. */
+/** The CLI applies the pipeline's rules (docs/pipeline.md, "Intake"): default hosts, https only, public addresses only. */
 const CLI_POLICY: RemotePolicy = { hosts: parseAllowedHosts(DEFAULT_HOSTS), allowPrivateAddresses: false };
 
 /** Bare, blob-complete clone into a cache directory keyed by URL; hooks, submodules and other protocols disabled. */

@@ -108,7 +108,7 @@ export function decide(c: Comparison): Decision {
 }
 
 /**
- * Shared history is proof of common ancestry (DESIGN §4): the verdict says who
+ * Shared history is proof of common ancestry (docs/engine.md, "When the histories share commits"): the verdict says who
  * forked from whom. The lineage signals (compare/lineage) name the original, or
  * cannot; a declaration by the derived side makes it DECLARED_FORK, otherwise
  * how much of the original's rare code the fork still holds makes it heavily or

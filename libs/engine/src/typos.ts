@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-/**
- * Common English misspellings (cspell's list, compiled from Wikipedia's list
- * of common misspellings; pinned to one version so manifests stay stable).
- * Locale variants (colour/color) are in separate lists and not loaded: they
- * are spellings, not typos. The list leaves out programmers' abbreviations
- * (impl, args, util), so what it finds in code is a real misspelling.
- */
-export const TYPO_LIST = '@cspell/dict-en-common-misspellings@2.2.6';
+// Common English misspellings (cspell's list, compiled from Wikipedia's list
+// of common misspellings; pinned to one version so manifests stay stable).
+// Locale variants (colour/color) are in separate lists and not loaded: they
+// are spellings, not typos. The list leaves out programmers' abbreviations
+// (impl, args, util), so what it finds in code is a real misspelling.
+// The list is @cspell/dict-en-common-misspellings, pinned in libs/engine/package.json.
 
 interface List {
   buf: Buffer;

@@ -27,7 +27,7 @@ describe.each([...SCENARIOS, ...NPM_SCENARIOS, ...GO_SCENARIOS].map((s) => [s.na
         expect(loc!.blobId).toMatch(/^[0-9a-f]{40}$/);
       }
     }
-    // Every alternative of DESIGN §4 is scored with a reason.
+    // Every verdict alternative (docs/engine.md, "Decision rules") is scored with a reason.
     expect(r.manifest.alternatives).toHaveLength(6);
     for (const a of r.manifest.alternatives) expect(a.reason.length).toBeGreaterThan(0);
   });

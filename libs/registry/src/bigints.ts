@@ -1,5 +1,5 @@
 /**
- * Identifiers travel as decimal strings (DESIGN section 3); viem must get
+ * Identifiers travel as decimal strings (docs/api.md); viem must get
  * bigints. Converting strictly here, before viem, matters: some viem versions
  * silently drop a string chainId from an EIP-712 domain and change the digest.
  */

@@ -15,7 +15,7 @@ import { toUint256, type BigIntish } from './bigints';
 export const REGISTRY_EIP712_NAME = 'LineageRegistry';
 export const REGISTRY_EIP712_VERSION = '1';
 
-/** The Challenge type of DESIGN section 4, field order as in the contract's CHALLENGE_TYPEHASH. */
+/** The Challenge type (docs/registry.md §5), field order as in the contract's CHALLENGE_TYPEHASH. */
 export const challengeTypes = {
   Challenge: [
     { name: 'factKey', type: 'uint256' },

@@ -48,7 +48,6 @@ export const Limit = z
   .default(20);
 /** Opaque, signed keyset cursor; its content is the owning service's business. */
 export const Cursor = z.string().min(1).max(512).regex(/^[A-Za-z0-9_-]+$/, 'cursor');
-export const PageQuery = z.object({ limit: Limit, cursor: Cursor.optional() });
 
 export const page = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() });

@@ -2,8 +2,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { ApiError } from '@lineage/service-kit';
 
-export const sha256Hex = (s: string) => createHash('sha256').update(s).digest('hex');
-
 export function bearerOf(req: Request): string | null {
   const h = req.get('authorization');
   if (!h) return null;

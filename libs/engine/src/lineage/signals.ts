@@ -1,4 +1,4 @@
-// Which side of a pair that shares history is the original (DESIGN §4, "Shared
+// Which side of a pair that shares history is the original (docs/engine.md, "When the histories share commits"; "Shared
 // history is proof"). Each signal holds for forks in general, not for one
 // project: ancestry, declarations, identity kept, maintainers kept, merges of
 // the common line, and the chronology of material that appeared after the fork

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Which remotes the pipeline may contact (DESIGN §4): an allowlist of hosts,
+ * Which remotes the pipeline may contact (docs/pipeline.md, "Intake"): an allowlist of hosts,
  * https by default, never userinfo, file:, ext::, ssh or IP literals, and
  * never a name that resolves to loopback/private/link-local/metadata ranges
  * unless the deployment explicitly allows private addresses (tests, air-gap).
