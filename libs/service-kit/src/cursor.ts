@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { z } from 'zod';
 import { ApiError } from './errors';
 
 const MAC_LENGTH = 32;
@@ -19,7 +20,8 @@ export class CursorCodec {
     return body + this.mac(scope, body);
   }
 
-  decode<T>(scope: string, cursor: string, check: (v: unknown) => v is T): T {
+  /** The position, checked by the list's zod schema; its parsed value is returned. */
+  decode<T>(scope: string, cursor: string, position: z.ZodType<T>): T {
     const fail = () => new ApiError('VALIDATION_FAILED', 'The cursor is not valid for this list.', [{ path: 'cursor', issue: 'invalid_cursor' }]);
     if (cursor.length <= MAC_LENGTH) throw fail();
     const body = cursor.slice(0, -MAC_LENGTH);
@@ -32,8 +34,9 @@ export class CursorCodec {
     } catch {
       throw fail();
     }
-    if (!check(value)) throw fail();
-    return value;
+    const parsed = position.safeParse(value);
+    if (!parsed.success) throw fail();
+    return parsed.data;
   }
 
   private mac(scope: string, body: string): string {

@@ -10,6 +10,7 @@ export * from './db';
 export * from './shutdown';
 export * from './runtime';
 export * from './cursor';
+export * from './pagination';
 export * from './jetstream';
 export * from './migration-command';
 export * from './main';

@@ -4,7 +4,7 @@ import { WireError } from '@lineage/schemas';
 
 describe('CursorCodec', () => {
   const codec = new CursorCodec('a-test-secret-of-enough-length');
-  const isPos = (v: unknown): v is { id: string } => typeof (v as { id?: unknown })?.id === 'string';
+  const isPos = z.strictObject({ id: z.string() });
 
   it('round-trips a position within its scope', () => {
     const c = codec.encode('cases:', { id: '42' });

@@ -1,7 +1,7 @@
 import type { Knex } from '@lineage/service-kit';
-import { ApiError, CursorCodec, fitsBigint, notFound, preparedQuery } from '@lineage/service-kit';
+import { ApiError, CursorCodec, fitsBigint, keysetPage, notFound, preparedQuery } from '@lineage/service-kit';
 import { VERDICTS, type casesApi } from '@lineage/schemas';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { SCHEMA } from './migrations';
 import type { BuiltCase } from './report';
 
@@ -30,20 +30,23 @@ const CARD_COLUMNS = [
   'verdict', 'confidence', 'direction', 'manifest_hash', 'fact_template_id', 'fact_key', 'created_at',
 ];
 
-// The hottest reads as fixed SQL text, run as prepared statements (planned once per connection).
-const SELECT_CARD_BY_ID = `select ${CARD_COLUMNS.join(', ')} from ${SCHEMA}.cases where id = $1`;
-const SELECT_REPORT_BY_ID = `select ${CARD_COLUMNS.join(', ')}, report from ${SCHEMA}.cases where id = $1`;
-const CASE_EXISTS = `select 1 from ${SCHEMA}.cases where id = $1`;
-
-const DECIMAL = /^[0-9]{1,19}$/;
 /** Whether a decimal id fits the bigint columns; larger ids cannot exist (and must not reach SQL). */
 export const isStorableId = fitsBigint;
-const isIdPosition = (v: unknown): v is { id: string } =>
-  typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' && DECIMAL.test((v as { id: string }).id);
-const isSeqPosition = (v: unknown): v is { seq: number } =>
-  typeof v === 'object' && v !== null && Number.isInteger((v as { seq?: unknown }).seq) && (v as { seq: number }).seq >= 0 && (v as { seq: number }).seq <= 2 ** 31 - 1;
-const isSearchPosition = (v: unknown): v is { rank: number; id: string } =>
-  isIdPosition(v) && [0, 1, 2].includes((v as { rank?: unknown }).rank as number);
+
+// Cursor positions (checked before they reach a query): a case id, an evidence rank, a search hit.
+const decimalId = z.string().regex(/^[0-9]{1,19}$/);
+const IdPosition = z.object({ id: decimalId });
+const SeqPosition = z.object({ seq: z.number().int().min(0).max(2 ** 31 - 1) });
+const SearchPosition = z.object({ rank: z.union([z.literal(0), z.literal(1), z.literal(2)]), id: decimalId });
+
+/**
+ * A built query run as a named prepared statement (planned once per connection, see preparedQuery): the hottest
+ * reads, and lists whose generic plan is as good as a custom one. The builder's text is the same on every call.
+ */
+function prepared<R>(db: Knex, query: Knex.QueryBuilder): Promise<R[]> {
+  const { sql, bindings } = query.toSQL().toNative();
+  return preparedQuery<R>(db, sql, bindings);
+}
 
 export type EvidenceFilter = { layer?: string; strength?: string; kind?: string; path?: string };
 
@@ -142,79 +145,84 @@ export class CaseStore {
   // ---- reads --------------------------------------------------------------
 
   async list(q: { verdict?: string; repository?: string; limit: number; cursor?: string }) {
-    const scope = `cases:${q.verdict ?? ''}:${q.repository ?? ''}`;
-    const after = q.cursor ? this.cursors.decode(scope, q.cursor, isIdPosition).id : null;
-    let rows: CaseRow[];
-    if (q.repository) {
-      // A substring search needs a plan made for its pattern (see preparedQuery): built and planned per request.
-      const query = this.cardSelect(this.cases()).orderBy('id', 'desc').limit(q.limit + 1);
-      if (q.verdict) query.where('verdict', q.verdict);
-      whereRepository(query, q.repository);
-      if (after) query.where('id', '<', after);
-      rows = (await query) as CaseRow[];
-    } else {
-      const conds: string[] = [];
-      const values: unknown[] = [];
-      if (q.verdict) conds.push(`verdict = $${values.push(q.verdict)}`);
-      if (after) conds.push(`id < $${values.push(after)}`);
-      const where = conds.length ? ` where ${conds.join(' and ')}` : '';
-      rows = await preparedQuery<CaseRow>(this.db, `select ${CARD_COLUMNS.join(', ')} from ${SCHEMA}.cases${where} order by id desc limit $${values.push(q.limit + 1)}`, values);
-    }
-    const page = rows.slice(0, q.limit);
-    const next = rows.length > q.limit ? this.cursors.encode(scope, { id: String(page[page.length - 1]!.id) }) : null;
-    return { items: page.map(CaseStore.card), nextCursor: next };
+    const query = this.cardSelect(this.cases());
+    if (q.verdict) query.where('verdict', q.verdict);
+    if (q.repository) whereRepository(query, q.repository);
+    const page = await keysetPage({
+      cursors: this.cursors,
+      scope: `cases:${q.verdict ?? ''}:${q.repository ?? ''}`,
+      position: IdPosition,
+      cursor: q.cursor,
+      limit: q.limit,
+      query,
+      order: [{ column: 'id', direction: 'desc', key: 'id' }],
+      // A substring search needs a plan made for its pattern (see preparedQuery): planned per request. The rest is prepared.
+      run: (b) => (q.repository ? (b as unknown as Promise<CaseRow[]>) : prepared<CaseRow>(this.db, b)),
+      positionOf: (r: CaseRow) => ({ id: String(r.id) }),
+    });
+    return { items: page.rows.map(CaseStore.card), nextCursor: page.nextCursor };
   }
 
   async get(id: string): Promise<CaseRow> {
     if (!isStorableId(id)) throw notFound('CASE_NOT_FOUND', 'case');
-    const [row] = await preparedQuery<CaseRow>(this.db, SELECT_CARD_BY_ID, [id]);
+    const [row] = await prepared<CaseRow>(this.db, this.cardSelect(this.cases()).where('id', id));
     if (!row) throw notFound('CASE_NOT_FOUND', 'case');
     return row;
   }
 
   async report(id: string): Promise<{ row: CaseRow; report: Record<string, unknown> }> {
     if (!isStorableId(id)) throw notFound('CASE_NOT_FOUND', 'case');
-    const [row] = await preparedQuery<CaseRow & { report: Record<string, unknown> }>(this.db, SELECT_REPORT_BY_ID, [id]);
+    const [row] = await prepared<CaseRow & { report: Record<string, unknown> }>(this.db, this.cases().select([...CARD_COLUMNS, 'report']).where('id', id));
     if (!row) throw notFound('CASE_NOT_FOUND', 'case');
     const { report, ...rest } = row;
     return { row: rest, report };
   }
 
   private async caseExists(id: string): Promise<void> {
-    const rows = await preparedQuery(this.db, CASE_EXISTS, [id]);
+    const rows = await prepared(this.db, this.cases().select(this.db.raw('1')).where('id', id));
     if (rows.length === 0) throw notFound('CASE_NOT_FOUND', 'case');
   }
 
   /** One case's evidence, filtered, in rank order, with exact facet counts over the whole filtered set. */
   async evidence(q: { id: string; limit: number; cursor?: string } & EvidenceFilter) {
     if (!isStorableId(q.id)) throw notFound('CASE_NOT_FOUND', 'case');
-    const scope = `evidence:${q.id}:${q.layer ?? ''}:${q.strength ?? ''}:${q.kind ?? ''}:${q.path ?? ''}`;
-    const after = q.cursor ? this.cursors.decode(scope, q.cursor, isSeqPosition).seq : null;
-    // One round trip: the page and the facet counts, as two parts of a UNION ALL over the same filter.
-    // A prepared statement per combination of filters: every condition is an equality on indexed
-    // columns or a prefix filter on the case's few rows, so a generic plan serves. `seq + 0` keeps
-    // that plan from walking the primary key in seq order (every row of the case, filtered after
-    // reading it) instead of the filter's index and a sort of the few rows that match.
-    const values: unknown[] = [q.id];
-    const conds = ['case_id = $1'];
-    if (q.layer) conds.push(`layer = $${values.push(q.layer)}`);
-    if (q.strength) conds.push(`strength = $${values.push(q.strength)}`);
-    if (q.kind) conds.push(`kind = $${values.push(q.kind)}`);
-    if (q.path) {
-      const n = values.push(`${escapeLike(q.path)}%`);
-      conds.push(`(target_path like $${n} or origin_path like $${n})`);
-    }
-    const where = conds.join(' and ');
-    const pageWhere = after !== null ? `${where} and seq > $${values.push(after)}` : where;
-    const sql = `(select 0 as part, seq, item, null::text as layer, null::text as strength, null::text as kind, null::text as language, null::int as n, null::int as g
-        from ${SCHEMA}.evidence where ${pageWhere} order by seq + 0 limit $${values.push(q.limit + 1)})
-      union all
-      (select 1, null, null, layer, strength, kind, language, count(*)::int, grouping(layer, strength, kind, language)::int
-        from ${SCHEMA}.evidence where ${where} group by grouping sets ((layer), (strength), (kind), (language), ()))`;
     type Row = { part: number; seq: number; item: Record<string, unknown>; layer: string | null; strength: string | null; kind: string | null; language: string | null; n: number; g: number };
-    const all = await preparedQuery<Row>(this.db, sql, values);
-    const rows = all.filter((r) => r.part === 0).sort((a, b) => a.seq - b.seq);
-    const facetRows = all.filter((r) => r.part === 1);
+    let facetRows: Row[] = [];
+    const page = await keysetPage({
+      cursors: this.cursors,
+      scope: `evidence:${q.id}:${q.layer ?? ''}:${q.strength ?? ''}:${q.kind ?? ''}:${q.path ?? ''}`,
+      position: SeqPosition,
+      cursor: q.cursor,
+      limit: q.limit,
+      positionOf: (r: Row) => ({ seq: r.seq }),
+      fetch: async (after, take) => {
+        // One round trip: the page and the facet counts, as two parts of a UNION ALL over the same filter.
+        // A prepared statement per combination of filters: every condition is an equality on indexed
+        // columns or a prefix filter on the case's few rows, so a generic plan serves. `seq + 0` keeps
+        // that plan from walking the primary key in seq order (every row of the case, filtered after
+        // reading it) instead of the filter's index and a sort of the few rows that match.
+        // Raw SQL: the builder has no GROUPING SETS / grouping(), which the facet part is made of.
+        const values: unknown[] = [q.id];
+        const conds = ['case_id = $1'];
+        if (q.layer) conds.push(`layer = $${values.push(q.layer)}`);
+        if (q.strength) conds.push(`strength = $${values.push(q.strength)}`);
+        if (q.kind) conds.push(`kind = $${values.push(q.kind)}`);
+        if (q.path) {
+          const n = values.push(`${escapeLike(q.path)}%`);
+          conds.push(`(target_path like $${n} or origin_path like $${n})`);
+        }
+        const where = conds.join(' and ');
+        const pageWhere = after !== null ? `${where} and seq > $${values.push(after.seq)}` : where;
+        const sql = `(select 0 as part, seq, item, null::text as layer, null::text as strength, null::text as kind, null::text as language, null::int as n, null::int as g
+            from ${SCHEMA}.evidence where ${pageWhere} order by seq + 0 limit $${values.push(take)})
+          union all
+          (select 1, null, null, layer, strength, kind, language, count(*)::int, grouping(layer, strength, kind, language)::int
+            from ${SCHEMA}.evidence where ${where} group by grouping sets ((layer), (strength), (kind), (language), ()))`;
+        const all = await preparedQuery<Row>(this.db, sql, values);
+        facetRows = all.filter((r) => r.part === 1);
+        return all.filter((r) => r.part === 0).sort((a, b) => a.seq - b.seq);
+      },
+    });
     const facets = { layer: {} as Record<string, number>, strength: {} as Record<string, number>, kind: {} as Record<string, number>, language: {} as Record<string, number> };
     let total = 0;
     for (const f of facetRows) {
@@ -227,10 +235,9 @@ export class CaseStore {
     }
     // An empty filtered set: tell "unknown case" apart from "nothing matches".
     if (total === 0) await this.caseExists(q.id);
-    const page = rows.slice(0, q.limit);
     return {
-      items: page.map((r) => ({ ...r.item, id: String(r.seq) })),
-      nextCursor: rows.length > q.limit ? this.cursors.encode(scope, { seq: page[page.length - 1]!.seq }) : null,
+      items: page.rows.map((r) => ({ ...r.item, id: String(r.seq) })),
+      nextCursor: page.nextCursor,
       total,
       facets,
     };
@@ -244,52 +251,56 @@ export class CaseStore {
   async search(q: { q: string; limit: number; cursor?: string }) {
     const term = q.q.trim();
     if (term.length === 0) throw new ApiError('VALIDATION_FAILED', 'The request failed validation.', [{ path: 'q', issue: 'too_small' }]);
-    const scope = `search:${term}`;
-    const after = q.cursor ? this.cursors.decode(scope, q.cursor, isSearchPosition) : null;
     const isId = isStorableId(term);
     const verdict = (VERDICTS as readonly string[]).includes(term.toUpperCase()) ? term.toUpperCase() : null;
-    const n = q.limit + 1;
-    // Fixed SQL per branch (no query builder on this hot path). Planned per request: the trigram
-    // branch needs a plan made for its pattern (see preparedQuery).
-    const values: Knex.Value[] = [];
-    const bind = (v: Knex.Value): string => {
-      values.push(v);
-      return '?';
-    };
-    const select = `select ${CARD_COLUMNS.join(', ')}, ?::int as rank from ${SCHEMA}.cases where`;
-    // Placeholders are bound in text order: the rank in the select list, then the conditions.
-    const branch = (rank: number, where: () => string[]): string | null => {
-      if (after && after.rank > rank) return null;
-      values.push(rank);
-      const conds = where();
-      if (after && after.rank === rank) conds.push(`id < ${bind(after.id)}`);
-      return `${select} ${conds.join(' and ')} order by id desc limit ${bind(n)}`;
-    };
-    const like = `%${escapeLike(term.toLowerCase())}%`;
-    const branches = [
-      isId ? branch(0, () => [`id = ${bind(term)}`]) : null,
-      verdict ? branch(1, () => [`verdict = ${bind(verdict)}`, ...(isId ? [`id <> ${bind(term)}`] : [])]) : null,
-      branch(2, () => [
-        `(lower(origin_url) like ${bind(like)} or lower(target_url) like ${bind(like)})`,
-        ...(verdict ? [`verdict <> ${bind(verdict)}`] : []),
-        ...(isId ? [`id <> ${bind(term)}`] : []),
-      ]),
-    ].filter((b): b is string => b !== null);
-    // A lone branch (most searches: a repository name) is already in order and needs no outer sort.
-    const sql = branches.length === 1 ? branches[0]! : `select * from (${branches.map((b) => `(${b})`).join(' union all ')}) hits order by rank asc, id desc limit ${bind(n)}`;
-    const rows = (await this.db.raw(sql, values)).rows as (CaseRow & { rank: number })[];
-    const page = rows.slice(0, q.limit);
+    type Hit = CaseRow & { rank: number };
+    const page = await keysetPage({
+      cursors: this.cursors,
+      scope: `search:${term}`,
+      position: SearchPosition,
+      cursor: q.cursor,
+      limit: q.limit,
+      positionOf: (r: Hit) => ({ rank: r.rank as 0 | 1 | 2, id: String(r.id) }),
+      // One part per rank, each newest first, after the cursor's (rank, id). Planned per request: the trigram
+      // part needs a plan made for its pattern (see preparedQuery).
+      fetch: async (after, take) => {
+        const branch = (rank: 0 | 1 | 2, filter: (b: Knex.QueryBuilder) => void): Knex.QueryBuilder | null => {
+          if (after && after.rank > rank) return null;
+          // A raw column: the rank is a bound constant, cast so that every part of the union has the same type.
+          const b = this.cardSelect(this.cases()).select(this.db.raw('?::int as rank', [rank]));
+          filter(b);
+          if (after && after.rank === rank) b.where('id', '<', after.id);
+          return b.orderBy('id', 'desc').limit(take);
+        };
+        const branches = [
+          isId ? branch(0, (b) => b.where('id', term)) : null,
+          verdict ? branch(1, (b) => {
+            b.where('verdict', verdict);
+            if (isId) b.where('id', '<>', term);
+          }) : null,
+          branch(2, (b) => {
+            whereRepository(b, term);
+            if (verdict) b.where('verdict', '<>', verdict);
+            if (isId) b.where('id', '<>', term);
+          }),
+        ].filter((b): b is Knex.QueryBuilder => b !== null);
+        // A lone branch (most searches: a repository name) is already in order and needs no outer sort.
+        if (branches.length === 1) return (await branches[0]!) as Hit[];
+        const hits = this.db.queryBuilder().unionAll(branches, true).as('hits');
+        return (await this.db.select('*').from(hits).orderBy([{ column: 'rank', order: 'asc' }, { column: 'id', order: 'desc' }]).limit(take)) as Hit[];
+      },
+    });
     const matched = ['caseId', 'verdict', 'repository'] as const;
-    const last = page[page.length - 1];
     return {
-      items: page.map((r) => ({ matchedOn: matched[r.rank]!, case: CaseStore.card(r) })),
-      nextCursor: rows.length > q.limit && last ? this.cursors.encode(scope, { rank: last.rank, id: String(last.id) }) : null,
+      items: page.rows.map((r) => ({ matchedOn: matched[r.rank]!, case: CaseStore.card(r) })),
+      nextCursor: page.nextCursor,
     };
   }
 }
 
 /** Case-insensitive substring of either repository URL (served by the trigram indexes). */
 function whereRepository(b: Knex.QueryBuilder, term: string) {
+  // Raw fragments: the builder cannot apply lower() to a column, and the trigram indexes are on lower(url).
   const like = `%${escapeLike(term.toLowerCase())}%`;
   b.where((w) => w.whereRaw('lower(origin_url) like ?', [like]).orWhereRaw('lower(target_url) like ?', [like]));
 }

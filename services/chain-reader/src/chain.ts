@@ -1,24 +1,24 @@
-import { createPublicClient, http, numberToHex, type Address, type Hex, type PublicClient } from 'viem';
+import { BlockNotFoundError, createPublicClient, http, type Address, type Block, type PublicClient } from 'viem';
 import { ApiError } from '@lineage/service-kit';
 import { readFact, readRegistryDomain, registryAbi } from '@lineage/registry';
 import type { factsApi } from '@lineage/schemas';
 import type { ChainReaderConfig } from './config';
 import { AdaptiveRange, ChainDown } from './ranges';
-import { decodeRegistryLog, type RawLog } from './events';
+import { parseRegistryLogs, registryEvent } from './events';
 
-interface RawHeader {
-  number: Hex;
-  hash: Hex;
-  parentHash: Hex;
-  timestamp: Hex;
-}
-
-const header = (b: RawHeader): factsApi.ChainBlockHeader => ({
-  number: BigInt(b.number).toString(),
-  hash: b.hash.toLowerCase(),
+const header = (b: Block): factsApi.ChainBlockHeader => ({
+  number: b.number!.toString(),
+  hash: b.hash!.toLowerCase(),
   parentHash: b.parentHash.toLowerCase(),
-  timestamp: BigInt(b.timestamp).toString(),
+  timestamp: b.timestamp.toString(),
 });
+
+/** A block's header, or null when the node does not have it (beyond its head). */
+const headerAt = (c: PublicClient, n: bigint): Promise<Block | null> =>
+  c.getBlock({ blockNumber: n, includeTransactions: false }).catch((err: unknown) => {
+    if (err instanceof BlockNotFoundError) return null;
+    throw err;
+  });
 
 /**
  * Worth a narrower range: the node answered with a JSON-RPC error object (it
@@ -183,9 +183,7 @@ export class Chain {
   async blocks(from: bigint, to: bigint): Promise<{ blocks: factsApi.ChainBlockHeader[] }> {
     const numbers: bigint[] = [];
     for (let n = from; n <= to; n++) numbers.push(n);
-    const raw = await this.retrying((c) =>
-      Promise.all(numbers.map((n) => c.request({ method: 'eth_getBlockByNumber', params: [numberToHex(n), false] }) as Promise<RawHeader | null>)),
-    );
+    const raw = await this.retrying((c) => Promise.all(numbers.map((n) => headerAt(c, n))));
     const blocks: factsApi.ChainBlockHeader[] = [];
     for (const b of raw) {
       if (!b) break;
@@ -205,34 +203,30 @@ export class Chain {
     if (!c) throw new ApiError('CHAIN_UNAVAILABLE', 'No chain is configured.');
     let got;
     try {
-      got = await this.ranges.fetch(from, to, (a, b) =>
-        c.request({ method: 'eth_getLogs', params: [{ address: registry, fromBlock: numberToHex(a), toBlock: numberToHex(b) }] }) as unknown as Promise<RawLog[]>,
-      );
+      got = await this.ranges.fetch(from, to, (a, b) => c.getLogs({ address: registry, fromBlock: a, toBlock: b }));
     } catch (err) {
       if (err instanceof ChainDown) throw new ApiError('CHAIN_UNAVAILABLE', 'The chain did not answer.');
       throw err;
     }
-    const logs = got.value.filter((l) => !l.removed && !(BigInt(l.blockNumber) === from && Number(BigInt(l.logIndex)) < fromLogIndex));
+    const logs = got.value.filter((l) => !l.removed && !(l.blockNumber === from && l.logIndex! < fromLogIndex));
     // Timestamps: anvil and recent geth put them on the log; otherwise read the headers.
-    const missing = [...new Set(logs.filter((l) => !l.blockTimestamp).map((l) => BigInt(l.blockNumber)))];
+    const missing = [...new Set(logs.filter((l) => !l.blockTimestamp).map((l) => l.blockNumber!))];
     const stamps = new Map<bigint, bigint>();
     if (missing.length > 0) {
-      const headers = await this.retrying((c2) =>
-        Promise.all(missing.map((n) => c2.request({ method: 'eth_getBlockByNumber', params: [numberToHex(n), false] }) as Promise<RawHeader | null>)),
-      );
-      for (const h of headers) if (h) stamps.set(BigInt(h.number), BigInt(h.timestamp));
+      const headers = await this.retrying((c2) => Promise.all(missing.map((n) => headerAt(c2, n))));
+      for (const h of headers) if (h) stamps.set(h.number!, h.timestamp);
     }
+    // Logs the registry ABI does not decode are left out (they still count towards the narrowing below).
+    const decoded = parseRegistryLogs(logs);
     const events: factsApi.ChainEvent[] = [];
     let bytes = 0;
     let covered = got.to;
     let nextLogIndex: number | null = null;
-    for (let i = 0; i < logs.length; i++) {
-      const l = logs[i]!;
-      const n = BigInt(l.blockNumber);
-      const ts = l.blockTimestamp ? BigInt(l.blockTimestamp) : stamps.get(n);
+    for (const l of decoded) {
+      const n = l.blockNumber!;
+      const ts = l.blockTimestamp ?? stamps.get(n);
       if (ts === undefined) throw new ApiError('CHAIN_UNAVAILABLE', 'The chain did not return a block header.');
-      const e = decodeRegistryLog(l, ts);
-      if (!e) continue;
+      const e = registryEvent(l, ts);
       const size = JSON.stringify(e).length + 1;
       if (bytes + size > this.config.LOGS_MAX_REPLY_BYTES && events.length > 0) {
         const first = BigInt(events[0]!.blockNumber);

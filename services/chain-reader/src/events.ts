@@ -1,4 +1,4 @@
-import { decodeEventLog, type Hex } from 'viem';
+import { parseEventLogs, type Hex, type Log, type RpcLog } from 'viem';
 import { registryAbi } from '@lineage/registry';
 import type { factsApi } from '@lineage/schemas';
 
@@ -26,23 +26,31 @@ function wireArg(v: unknown): Arg {
   throw new TypeError('unsupported event argument type');
 }
 
-/** Decode one registry log; unknown topics (not in the ABI) are skipped by the caller. */
-export function decodeRegistryLog(log: RawLog, timestamp: bigint): factsApi.ChainEvent | null {
-  let decoded;
-  try {
-    decoded = decodeEventLog({ abi: registryAbi, data: log.data, topics: log.topics as [Hex, ...Hex[]], strict: true });
-  } catch {
-    return null;
-  }
+/** A registry log decoded with the registry ABI (viem's parseEventLogs, strict: logs the ABI does not decode are left out). */
+export type RegistryLog = ReturnType<typeof parseRegistryLogs>[number];
+
+/** Decode the registry's logs (as getLogs returns them, or raw from the node); logs not in the ABI are left out. */
+export function parseRegistryLogs(logs: readonly (Log | RpcLog)[]) {
+  return parseEventLogs({ abi: registryAbi, logs: logs as Log[], strict: true });
+}
+
+/** A decoded registry log on the wire, at its block's timestamp. */
+export function registryEvent(log: RegistryLog, timestamp: bigint): factsApi.ChainEvent {
   const args: Record<string, Arg> = {};
-  for (const [k, v] of Object.entries(decoded.args as Record<string, unknown>)) args[k] = wireArg(v);
+  for (const [k, v] of Object.entries(log.args as Record<string, unknown>)) args[k] = wireArg(v);
   return {
-    name: decoded.eventName as factsApi.ChainEvent['name'],
-    blockNumber: BigInt(log.blockNumber).toString(),
-    blockHash: log.blockHash.toLowerCase(),
+    name: log.eventName as factsApi.ChainEvent['name'],
+    blockNumber: log.blockNumber!.toString(),
+    blockHash: log.blockHash!.toLowerCase(),
     blockTimestamp: timestamp.toString(),
-    txHash: log.transactionHash.toLowerCase(),
-    logIndex: Number(BigInt(log.logIndex)),
+    txHash: log.transactionHash!.toLowerCase(),
+    logIndex: log.logIndex!,
     args,
   };
+}
+
+/** Decode one registry log; null for a log that is not a registry event. */
+export function decodeRegistryLog(log: RawLog, timestamp: bigint): factsApi.ChainEvent | null {
+  const [decoded] = parseRegistryLogs([log as unknown as RpcLog]);
+  return decoded ? registryEvent(decoded, timestamp) : null;
 }

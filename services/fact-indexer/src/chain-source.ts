@@ -3,6 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { subjects } from '@lineage/schemas';
 import type { Nats } from '@lineage/service-kit';
 
+/**
+ * What the writer reads from the chain (ChainSource over NATS in production; an in-memory chain in tests).
+ * `blocks` stops at the first block the node does not have; `logs` covers whole blocks up to its `toBlock`.
+ */
+export type ChainReads = Pick<ChainSource, 'contract' | 'heads' | 'blocks' | 'logs'>;
+export type BlockHeader = Awaited<ReturnType<ChainSource['blocks']>>[number];
+
 export class ChainSource {
   constructor(private readonly nats: Nats, private readonly timeoutMs: number) {}
 

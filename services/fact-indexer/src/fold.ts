@@ -134,7 +134,7 @@ export function foldAssertion(a: AssertionState | null, e: ChainEvent): Assertio
 }
 
 /**
- * DESIGN §5 freshness: canonical is RESOLVED, within its policy's freshness
+ * Freshness (docs/facts.md, "Views and freshness"): canonical is RESOLVED, within its policy's freshness
  * window (`canonicalFreshUntil`, compared with chain time when read), and
  * latest carries no newer assertion that is still pending.
  */

@@ -1,17 +1,23 @@
 // The writer loop. Only the replica holding the lease runs it. Each step is
 // one transaction: rows, undo journal and cursor commit together, fenced on
 // the lease. The order of a step: check that our non-finalized tip is still on
-// the chain (else roll back to the common ancestor), move the canonical views
-// up to the finalized block, then index either a finalized range (backfill,
-// no journal; the node must still have our block at `indexed`) or the next
-// unfinalized blocks (parent hashes checked, journal).
+// the chain (else roll back to the common ancestor: reorg.ts), move the
+// canonical views up to the finalized block, then index either a finalized
+// range (backfill.ts: no journal; the node must still have our block at
+// `indexed`) or the next unfinalized blocks (follow.ts: parent hashes checked,
+// journal). The Indexer orchestrates: lease, recovery, halts, and which of
+// those a step does (sync-plan.ts); the writes are apply.ts's.
 import type { Knex, Logger } from '@lineage/service-kit';
-import type { ChainSource } from './chain-source';
+import type { ChainReads } from './chain-source';
 import type { IndexerMetrics } from './metrics';
 import { LeaseLost, type WriterLease } from './lease';
-import { Batch, eventsBetween, prune, readCursor, resetProjections, rollbackTo, storeBlocks, storedBlocks, writeCursor } from './store';
-import type { ChainEvent } from './fold';
+import { readCursor, resetProjections, rollbackTo, storedBlocks, writeCursor } from './store';
 import { RESET_HINT, compareIdentity, differentChainHalt, identityOf, isDifferentChainHalt } from './chain-identity';
+import { applyRange, finalizeTo, type ApplyOptions, type HeadInfo } from './apply';
+import { Backfill } from './backfill';
+import { readTip } from './follow';
+import { blockOnChain, findCommonAncestor, rollBackToAncestor, tipOnChain } from './reorg';
+import { planSync } from './sync-plan';
 
 export type IndexerState = 'standby' | 'idle' | 'backfilling' | 'following' | 'halted';
 
@@ -25,10 +31,9 @@ export interface IndexerOptions {
   resetOnChainChange: boolean;
 }
 
-type Heads = Awaited<ReturnType<ChainSource['heads']>>;
-type Contract = Awaited<ReturnType<ChainSource['contract']>>;
+type Heads = Awaited<ReturnType<ChainReads['heads']>>;
+type Contract = Awaited<ReturnType<ChainReads['contract']>>;
 
-const min = (a: bigint, b: bigint) => (a < b ? a : b);
 const max = (a: bigint, b: bigint) => (a > b ? a : b);
 const big = (v: string | null | undefined, fallback: bigint) => (v === null || v === undefined ? fallback : BigInt(v));
 
@@ -44,16 +49,18 @@ export class Indexer {
   private contract: Contract | null = null;
   private warnedBehind = false;
   private failures = 0;
-  private prefetched: { from: bigint; job: ReturnType<Indexer['fetchFinal']> } | null = null;
+  private readonly backfiller: Backfill;
 
   constructor(
     private readonly db: Knex,
-    private readonly chain: ChainSource,
+    private readonly chain: ChainReads,
     private readonly lease: WriterLease,
     private readonly metrics: IndexerMetrics,
     private readonly log: Logger,
     private readonly opts: IndexerOptions,
-  ) {}
+  ) {
+    this.backfiller = new Backfill(chain, opts.batchBlocks);
+  }
 
   get isWriter(): boolean {
     return this.lease.held;
@@ -131,6 +138,7 @@ export class Indexer {
   private tx<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
     return this.db.transaction(async (trx) => {
       // Rows and cursor commit together, so a commit lost in a database crash is simply indexed again: no fsync wait.
+      // (Raw: the builder has no SET.)
       await trx.raw('set local synchronous_commit to off');
       await this.lease.fence(trx);
       return fn(trx);
@@ -149,7 +157,7 @@ export class Indexer {
     this.haltReason = null;
     this.recovered = false;
     this.contract = null;
-    this.prefetched = null;
+    this.backfiller.clear();
   }
 
   /** Not ready to write yet (the node lacks a block we need): say so once, and try again next poll. */
@@ -173,7 +181,7 @@ export class Indexer {
    * re-read from the chain). False: wait for the node and try again.
    */
   private async recover(contract: Contract): Promise<boolean> {
-    this.prefetched = null;
+    this.backfiller.clear();
     const registry = contract.address?.toLowerCase() ?? null;
     const start = contract.deployedBlock === null ? -1n : BigInt(contract.deployedBlock) - 1n;
     // Indexing starts at the deployment block (block 0 when chain-reader is not told it): that block anchors the identity.
@@ -288,95 +296,24 @@ export class Indexer {
     if (reported < stored) this.log.warn({ reported: reported.toString(), stored: stored.toString() }, 'node reports an older finalized block; keeping ours');
     const fin = max(stored, reported);
     const indexed = BigInt(c.indexed_block!);
-    let canon = BigInt(c.finalized_block!);
-    const headInfo = { head_block: head.toString(), head_timestamp: heads.latest.timestamp, chain_finalized_block: fin.toString() };
+    const canon = BigInt(c.finalized_block!);
+    const headInfo: HeadInfo = { head_block: head.toString(), head_timestamp: heads.latest.timestamp, chain_finalized_block: fin.toString() };
     this.gauges(head, indexed, canon);
 
-    if (head < indexed) {
-      // A fresh chain starts below us too: only its deployment block tells it from a lagging node.
-      if (await this.chainChanged()) return this.state !== 'halted';
-      // A node behind our cursor is lagging (or rolled back without new blocks yet): wait, never rewind on its word.
-      if (!this.warnedBehind) this.log.warn({ head: head.toString(), indexed: indexed.toString() }, 'node head is behind the indexed block; waiting');
-      this.warnedBehind = true;
-      this.state = 'following';
-      await this.tx((trx) => writeCursor(trx, headInfo));
-      return false;
-    }
+    const plan = planSync({ head, indexed, canon, fin });
+    if (plan.mode === 'behind') return this.behind(head, indexed, headInfo);
     this.warnedBehind = false;
-
-    const finalTarget = min(fin, head);
-    const canonTarget = min(finalTarget, indexed);
-
-    // Following the tip: the new headers' parent hash proves our tip, and the canonical views move up in the same transaction.
-    if (indexed >= finalTarget && indexed < head) {
-      this.state = 'following';
-      const end = min(head, indexed + BigInt(this.opts.tipBlocks));
-      const headers = await this.chain.blocks(indexed + 1n, end);
-      if (headers.length === 0) return false;
-      const parent = (await storedBlocks(this.db, indexed)).get(indexed);
-      if (parent && headers[0]!.parentHash !== parent.hash) return this.reorg(canon, indexed);
-      for (let i = 1; i < headers.length; i++) if (headers[i]!.parentHash !== headers[i - 1]!.hash) return true; // the node moved under us: read again
-      const logs = await this.chain.logs(indexed + 1n, BigInt(headers[headers.length - 1]!.number));
-      const covered = BigInt(logs.toBlock);
-      const kept = headers.filter((h) => BigInt(h.number) <= covered);
-      const hashOf = new Map(kept.map((h) => [h.number, h.hash]));
-      // Logs and headers must describe the same chain; otherwise a reorg happened in between: read again.
-      if (logs.events.some((e) => hashOf.get(e.blockNumber) !== e.blockHash)) return true;
-      await this.apply(logs.events, indexed, canon, covered, kept, fin, headInfo, false, canonTarget);
-      this.gauges(head, covered, max(canon, canonTarget));
-      return covered < head;
-    }
+    const at = { head, indexed, canon, fin, headInfo, canonTarget: plan.canonTarget };
+    if (plan.mode === 'follow') return this.follow(at);
 
     // Otherwise, before finalizing anything (or while idle), check that our unfinalized tip is still on the node's chain.
-    const tipChecked = indexed > canon;
-    if (indexed > canon) {
-      const [node] = await this.chain.blocks(indexed, indexed);
-      const ours = (await storedBlocks(this.db, indexed)).get(indexed);
-      if (!node || !ours || node.hash !== ours.hash) return this.reorg(canon, indexed);
+    if (plan.checkTip && !(await tipOnChain(this.chain, this.db, indexed))) return this.reorg(canon, indexed);
+    let canonNow = canon;
+    if (plan.canonTarget > canon) {
+      await this.tx((trx) => finalizeTo(trx, { indexed, canon, canonTarget: plan.canonTarget, headInfo }));
+      canonNow = plan.canonTarget;
     }
-    if (canonTarget > canon) {
-      await this.tx(async (trx) => {
-        await this.guardCursor(trx, indexed, canon);
-        const batch = new Batch(trx, canonTarget);
-        await this.catchUpCanonical(trx, batch, canon, canonTarget, []);
-        await batch.flush();
-        await writeCursor(trx, { ...headInfo, finalized_block: canonTarget.toString() });
-      });
-      canon = canonTarget;
-    }
-
-    // Backfill: a finalized range, applied to latest and canonical at once, no journal.
-    if (indexed < finalTarget) {
-      this.state = 'backfilling';
-      const from = indexed + 1n;
-      const t0 = Date.now();
-      // Finalized ranges cannot change, so the next one is fetched while this one is applied.
-      const job = this.prefetched?.from === from ? this.prefetched.job : this.fetchFinal(from, min(finalTarget, indexed + BigInt(this.opts.batchBlocks)));
-      this.prefetched = null;
-      const { events, covered, end } = await job;
-      if (!end) return false;
-      // The range's first block must sit on our block at `indexed`. With unfinalized blocks the tip check above
-      // proved it; without any (indexed == finalized) nothing did, and a longer, different chain swapped under the
-      // writer would be indexed on top of the old projection. One header read, after the range was fetched.
-      if (!tipChecked) {
-        const on = await this.onOurChain(indexed);
-        if (on !== 'yes') {
-          this.prefetched = null;
-          return on === 'no' ? this.offOurChain(indexed) : false;
-        }
-      }
-      if (covered < finalTarget) {
-        const next = covered + 1n;
-        const nextJob = this.fetchFinal(next, min(finalTarget, covered + BigInt(this.opts.batchBlocks)));
-        nextJob.catch(() => undefined);
-        this.prefetched = { from: next, job: nextJob };
-      }
-      const t1 = Date.now();
-      await this.apply(events, indexed, canon, covered, [end], fin, headInfo, true, canon);
-      this.log.debug({ from: from.toString(), to: covered.toString(), events: events.length, waitMs: t1 - t0, applyMs: Date.now() - t1 }, 'backfilled');
-      this.gauges(head, covered, covered);
-      return true;
-    }
+    if (plan.backfill) return this.backfill({ ...at, canon: canonNow, finalTarget: plan.finalTarget, tipChecked: plan.checkTip });
 
     // Caught up: only the head moved (or nothing).
     this.state = 'following';
@@ -386,62 +323,67 @@ export class Indexer {
     return false;
   }
 
-  /** Apply the stored events of (from, to] to the canonical views (loading what they and `also` touch), and prune below `to`. */
-  private async catchUpCanonical(trx: Knex.Transaction, batch: Batch, from: bigint, to: bigint, also: ChainEvent[]): Promise<void> {
-    const events = to > from ? await eventsBetween(trx, from, to) : [];
-    await batch.load([...events, ...also]);
-    for (const e of events) batch.applyCanonical(e);
-    if (to > from) await prune(trx, to);
+  /** The node's head is below our indexed block: another chain (halt, or reset in development), or a lagging node (wait). */
+  private async behind(head: bigint, indexed: bigint, headInfo: HeadInfo): Promise<boolean> {
+    // A fresh chain starts below us too: only its deployment block tells it from a lagging node.
+    if (await this.chainChanged()) return this.state !== 'halted';
+    // A node behind our cursor is lagging (or rolled back without new blocks yet): wait, never rewind on its word.
+    if (!this.warnedBehind) this.log.warn({ head: head.toString(), indexed: indexed.toString() }, 'node head is behind the indexed block; waiting');
+    this.warnedBehind = true;
+    this.state = 'following';
+    await this.tx((trx) => writeCursor(trx, headInfo));
+    return false;
   }
 
-  private fetchFinal(from: bigint, to: bigint) {
-    return (async () => {
-      const logs = await this.chain.logs(from, to);
-      const covered = BigInt(logs.toBlock);
-      const [end] = await this.chain.blocks(covered, covered);
-      return { events: logs.events, covered, end };
-    })();
-  }
-
-  private async guardCursor(trx: Knex.Transaction, indexed: bigint, canon: bigint): Promise<void> {
-    const now = await readCursor(trx, true);
-    // Someone else moved the cursor since we read it: applying again would apply twice.
-    if (!now || BigInt(now.indexed_block!) !== indexed || BigInt(now.finalized_block!) !== canon) throw new LeaseLost();
-  }
-
-  private async apply(events: ChainEvent[], indexed: bigint, canon: bigint, covered: bigint, headers: { number: string; hash: string; parentHash: string; timestamp: string }[], fin: bigint, headInfo: Record<string, string>, finalized: boolean, canonTo: bigint): Promise<void> {
-    await this.tx(async (trx) => {
-      await this.guardCursor(trx, indexed, canon);
-      const batch = new Batch(trx, finalized ? covered : fin);
-      // Older finalized events reach canonical first; the new ones are newer than all of them.
-      await this.catchUpCanonical(trx, batch, canon, canonTo, events);
-      for (const e of events) {
-        batch.applyLatest(e);
-        if (finalized) batch.applyCanonical(e);
-      }
-      await batch.flush();
-      await storeBlocks(trx, headers);
-      if (finalized) await prune(trx, covered);
-      const finalizedBlock = finalized ? covered : max(canon, canonTo);
-      await writeCursor(trx, { ...headInfo, indexed_block: covered.toString(), finalized_block: finalizedBlock.toString() });
+  /** Following the tip: the new headers' parent hash proves our tip, and the canonical views move up in the same transaction. */
+  private async follow(at: { head: bigint; indexed: bigint; canon: bigint; fin: bigint; headInfo: HeadInfo; canonTarget: bigint }): Promise<boolean> {
+    this.state = 'following';
+    const tip = await readTip(this.chain, this.db, { indexed: at.indexed, head: at.head, tipBlocks: this.opts.tipBlocks });
+    if (tip.kind === 'nothing') return false;
+    if (tip.kind === 'reorg') return this.reorg(at.canon, at.indexed);
+    if (tip.kind === 'moved') return true; // the node moved under us: read again
+    await this.apply({
+      events: tip.events, indexed: at.indexed, canon: at.canon, covered: tip.covered, headers: tip.headers,
+      fin: at.fin, headInfo: at.headInfo, finalized: false, canonTo: at.canonTarget,
     });
-    this.metrics.events.inc(events.length);
+    this.gauges(at.head, tip.covered, max(at.canon, at.canonTarget));
+    return tip.covered < at.head;
   }
 
-  /**
-   * Whether the node still has our stored header at `block`: `yes` also when we store none for it (nothing to
-   * compare: the start of indexing), `unknown` when the node lacks the block (lagging; the next step asks again).
-   */
-  private async onOurChain(block: bigint): Promise<'yes' | 'no' | 'unknown'> {
-    const ours = block < 0n ? undefined : (await storedBlocks(this.db, block)).get(block);
-    if (!ours) return 'yes';
-    const theirs = await this.hashAt(block);
-    return theirs === null ? 'unknown' : theirs === ours.hash ? 'yes' : 'no';
+  /** Backfill: a finalized range, applied to latest and canonical at once, no journal. */
+  private async backfill(at: { head: bigint; indexed: bigint; canon: bigint; fin: bigint; headInfo: HeadInfo; finalTarget: bigint; tipChecked: boolean }): Promise<boolean> {
+    this.state = 'backfilling';
+    const t0 = Date.now();
+    const { events, covered, end } = await this.backfiller.next(at.indexed, at.finalTarget);
+    if (!end) return false;
+    // The range's first block must sit on our block at `indexed`. With unfinalized blocks the tip check
+    // proved it; without any (indexed == finalized) nothing did, and a longer, different chain swapped under the
+    // writer would be indexed on top of the old projection. One header read, after the range was fetched.
+    if (!at.tipChecked) {
+      const on = await blockOnChain(this.chain, this.db, at.indexed);
+      if (on !== 'yes') {
+        this.backfiller.clear();
+        return on === 'no' ? this.offOurChain(at.indexed) : false;
+      }
+    }
+    this.backfiller.prefetchAfter(covered, at.finalTarget);
+    const t1 = Date.now();
+    await this.apply({
+      events, indexed: at.indexed, canon: at.canon, covered, headers: [end], fin: at.fin, headInfo: at.headInfo, finalized: true, canonTo: at.canon,
+    });
+    this.log.debug({ from: (at.indexed + 1n).toString(), to: covered.toString(), events: events.length, waitMs: t1 - t0, applyMs: Date.now() - t1 }, 'backfilled');
+    this.gauges(at.head, covered, covered);
+    return true;
+  }
+
+  private async apply(o: ApplyOptions): Promise<void> {
+    await this.tx((trx) => applyRange(trx, o));
+    this.metrics.events.inc(o.events.length);
   }
 
   /**
    * Our finalized block has another hash on the node: another chain (the chain-identity path: halt naming what
-   * differs, or reset in development), or the same chain reorganised below finality (halt, as `reorg` does).
+   * differs, or reset in development), or the same chain reorganised below finality (halt).
    */
   private async offOurChain(block: bigint): Promise<boolean> {
     if (await this.chainChanged()) return this.state !== 'halted';
@@ -451,39 +393,12 @@ export class Indexer {
 
   /** Walk back to the newest block whose hash the node still has, and undo everything above it. */
   private async reorg(canon: bigint, indexed: bigint): Promise<boolean> {
-    const ours = await storedBlocks(this.db, canon);
-    let ancestor: bigint | null = null;
-    for (let hi = indexed; hi >= canon && ancestor === null; hi -= 200n) {
-      const lo = max(canon, hi - 199n);
-      const nodes = await this.chain.blocks(lo, hi);
-      const byNumber = new Map(nodes.map((h) => [BigInt(h.number), h.hash]));
-      for (let n = hi; n >= lo; n--) {
-        const mine = ours.get(n);
-        const theirs = byNumber.get(n);
-        if (mine && theirs === mine.hash) {
-          ancestor = n;
-          break;
-        }
-        // The finalized block itself differs: another chain (say which), or a reorg below finality. Stop loudly.
-        if (n === canon && mine && theirs !== undefined && theirs !== mine.hash) {
-          if (await this.chainChanged()) return this.state !== 'halted';
-          await this.tx((trx) => this.halt(trx, `reorg below the finalized block ${canon}: finalized blocks cannot be undone; ${RESET_HINT}`, true));
-          return false;
-        }
-        if (n === canon && !mine) ancestor = canon; // nothing stored for it (start of indexing): it is final by definition
-      }
-      if (hi - 200n < canon) break;
-    }
-    if (ancestor === null) return false; // the node does not have our finalized block yet (lagging): wait
-    const target = ancestor;
-    const undone = await this.tx(async (trx) => {
-      await this.guardCursor(trx, indexed, canon);
-      const n = await rollbackTo(trx, target);
-      await writeCursor(trx, { indexed_block: target.toString() });
-      return n;
-    });
+    const found = await findCommonAncestor(this.chain, await storedBlocks(this.db, canon), canon, indexed);
+    if (found.kind === 'below-finality') return this.offOurChain(canon);
+    if (found.kind === 'wait') return false; // the node does not have our finalized block yet (lagging): wait
+    const undone = await this.tx((trx) => rollBackToAncestor(trx, { indexed, canon, ancestor: found.block }));
     this.metrics.reorgs.inc();
-    this.log.warn({ from: indexed.toString(), to: target.toString(), depth: (indexed - target).toString(), undone }, 'reorg: rolled back to the common ancestor');
+    this.log.warn({ from: indexed.toString(), to: found.block.toString(), depth: (indexed - found.block).toString(), undone }, 'reorg: rolled back to the common ancestor');
     return true;
   }
 

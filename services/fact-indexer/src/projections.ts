@@ -1,4 +1,4 @@
-import { CursorCodec, notFound, type Knex } from '@lineage/service-kit';
+import { CursorCodec, idPosition, keysetPage, keysetQuery, notFound, type Knex } from '@lineage/service-kit';
 import { ACTIVITY_KINDS, type factsApi } from '@lineage/schemas';
 import type { z } from 'zod';
 import { SCHEMA } from './migrations';
@@ -6,8 +6,8 @@ import { SCHEMA } from './migrations';
 type Meta = z.input<typeof factsApi.IndexerMeta>;
 type Fact = z.input<typeof factsApi.Fact>;
 
-const isIdPosition = (v: unknown): v is { id: string } =>
-  typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' && /^[0-9]{1,78}$/.test((v as { id: string }).id);
+/** A cursor position: a uint256 id (fact key, policy, template) or an activity seq, in decimal. */
+const IdPosition = idPosition(78);
 
 export interface Cursorish {
   indexed_block: string | null;
@@ -85,22 +85,31 @@ export class Projections {
     return { canonical: (r?.canonical ?? null) as Fact['canonical'], latest: (r?.latest ?? null) as Fact['latest'], meta: Projections.meta(c) };
   }
 
-  /** `outcome` filters on the canonical view; `fresh` as DESIGN §5, on the chain's clock. */
+  /** `outcome` filters on the canonical view; `fresh` as docs/facts.md defines it, on the chain's clock. */
   async facts(q: { outcome?: string; fresh?: boolean; limit: number; cursor?: string }) {
-    const scope = `facts:${q.outcome ?? ''}:${q.fresh ?? ''}`;
-    const after = q.cursor ? this.cursors.decode(scope, q.cursor, isIdPosition).id : null;
-    const c = await this.cursor();
-    const now = chainNow(c);
-    const b = this.t('facts').select('*').orderBy('fact_key', 'asc').limit(q.limit + 1);
-    if (q.outcome) b.where('canonical_outcome', q.outcome);
-    if (q.fresh === true) b.where('fresh_until', '>', now.toString());
-    if (q.fresh === false) b.where((w) => w.whereNull('fresh_until').orWhere('fresh_until', '<=', now.toString()));
-    if (after) b.where('fact_key', '>', after);
-    const rows = await b;
-    const page = rows.slice(0, q.limit);
+    let c: Cursorish | undefined;
+    let now = 0n;
+    const page = await keysetPage({
+      cursors: this.cursors,
+      scope: `facts:${q.outcome ?? ''}:${q.fresh ?? ''}`,
+      position: IdPosition,
+      cursor: q.cursor,
+      limit: q.limit,
+      // The freshness filter needs the chain's clock, from the cursor row: read it (after the page's cursor was checked) first.
+      fetch: async (after, take) => {
+        c = await this.cursor();
+        now = chainNow(c);
+        const b = this.t('facts').select('*');
+        if (q.outcome) b.where('canonical_outcome', q.outcome);
+        if (q.fresh === true) b.where('fresh_until', '>', now.toString());
+        if (q.fresh === false) b.where((w) => w.whereNull('fresh_until').orWhere('fresh_until', '<=', now.toString()));
+        return (await keysetQuery(b, [{ column: 'fact_key', direction: 'asc', key: 'id' }], after, take)) as Record<string, unknown>[];
+      },
+      positionOf: (r: Record<string, unknown>) => ({ id: String(r.fact_key) }),
+    });
     return {
-      items: page.map((r: Record<string, unknown>) => Projections.fact(r, now)),
-      nextCursor: rows.length > q.limit ? this.cursors.encode(scope, { id: String(page[page.length - 1].fact_key) }) : null,
+      items: page.rows.map((r) => Projections.fact(r, now)),
+      nextCursor: page.nextCursor,
       meta: Projections.meta(c),
     };
   }
@@ -127,16 +136,28 @@ export class Projections {
   }
 
   private async keyset<T>(table: string, idCol: string, q: { limit: number; cursor?: string }, map: (r: Record<string, unknown>, c: Cursorish | undefined) => T, order: 'asc' | 'desc' = 'asc', filter?: (b: Knex.QueryBuilder) => void, scopeExtra = '') {
-    const scope = `${table}${scopeExtra}`;
-    const after = q.cursor ? this.cursors.decode(scope, q.cursor, isIdPosition).id : null;
-    const b = this.t(table).select('*').orderBy(idCol, order).limit(q.limit + 1);
-    filter?.(b);
-    if (after) b.where(idCol, order === 'asc' ? '>' : '<', after);
-    const [rows, c] = await Promise.all([b as Promise<Record<string, unknown>[]>, this.cursor()]);
-    const page = rows.slice(0, q.limit);
+    const query = this.t(table).select('*');
+    filter?.(query);
+    let c: Cursorish | undefined;
+    const page = await keysetPage({
+      cursors: this.cursors,
+      scope: `${table}${scopeExtra}`,
+      position: IdPosition,
+      cursor: q.cursor,
+      limit: q.limit,
+      query,
+      order: [{ column: idCol, direction: order, key: 'id' }],
+      // The page and the cursor row (for the meta) together.
+      run: async (b) => {
+        const [rows, cursor] = await Promise.all([b as unknown as Promise<Record<string, unknown>[]>, this.cursor()]);
+        c = cursor;
+        return rows;
+      },
+      positionOf: (r: Record<string, unknown>) => ({ id: String(r[idCol]) }),
+    });
     return {
-      items: page.map((r) => map(r, c)),
-      nextCursor: rows.length > q.limit ? this.cursors.encode(scope, { id: String(page[page.length - 1]![idCol]) }) : null,
+      items: page.rows.map((r) => map(r, c)),
+      nextCursor: page.nextCursor,
       meta: Projections.meta(c),
     };
   }

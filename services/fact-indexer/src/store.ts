@@ -133,6 +133,7 @@ export class Batch {
     }
     for (const k of keys) this.facts.set(k, null);
     for (const id of ids) this.assertions.set(id, null);
+    // Raw: one array parameter (`= any(?)`), where the builder's whereIn binds one parameter per key (a batch has thousands).
     if (keys.size > 0) {
       const rows = await this.trx.raw(`select * from ${SCHEMA}.facts where fact_key = any(?::numeric[])`, [[...keys]]);
       for (const r of rows.rows) this.facts.set(str(r.fact_key), normaliseFact(r));
@@ -313,5 +314,6 @@ export async function eventsBetween(db: Knex | Knex.Transaction, from: bigint, t
 
 /** Empty every projection and the cursor (a different chain: nothing indexed so far applies to it). */
 export async function resetProjections(trx: Knex.Transaction): Promise<void> {
+  // Raw: the builder truncates one table per statement; this empties them all at once.
   await trx.raw(`truncate ${['events', 'resolutions', 'facts', 'assertions', 'policies', 'templates', 'blocks', 'journal', 'cursor'].map((x) => `${SCHEMA}.${x}`).join(', ')}`);
 }
