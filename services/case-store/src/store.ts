@@ -6,6 +6,10 @@ import { SCHEMA } from './migrations';
 import type { BuiltCase } from './report';
 
 type CaseCard = z.input<typeof casesApi.CaseCard>;
+/** The report as stored (JSONB written by `insert`): the case report without the fields added when it is read. */
+export type StoredReport = Omit<z.input<typeof casesApi.CaseReport>, 'id' | 'analysisId' | 'createdAt' | 'factKey' | 'fact'>;
+/** An evidence item as stored; its id is the row's sequence number. */
+type StoredItem = Omit<z.input<typeof casesApi.EvidenceItem>, 'id'>;
 export interface CaseRow {
   id: string;
   analysis_id: string;
@@ -170,9 +174,9 @@ export class CaseStore {
     return row;
   }
 
-  async report(id: string): Promise<{ row: CaseRow; report: Record<string, unknown> }> {
+  async report(id: string): Promise<{ row: CaseRow; report: StoredReport }> {
     if (!isStorableId(id)) throw notFound('CASE_NOT_FOUND', 'case');
-    const [row] = await prepared<CaseRow & { report: Record<string, unknown> }>(this.db, this.cases().select([...CARD_COLUMNS, 'report']).where('id', id));
+    const [row] = await prepared<CaseRow & { report: StoredReport }>(this.db, this.cases().select([...CARD_COLUMNS, 'report']).where('id', id));
     if (!row) throw notFound('CASE_NOT_FOUND', 'case');
     const { report, ...rest } = row;
     return { row: rest, report };
@@ -186,7 +190,7 @@ export class CaseStore {
   /** One case's evidence, filtered, in rank order, with exact facet counts over the whole filtered set. */
   async evidence(q: { id: string; limit: number; cursor?: string } & EvidenceFilter) {
     if (!isStorableId(q.id)) throw notFound('CASE_NOT_FOUND', 'case');
-    type Row = { part: number; seq: number; item: Record<string, unknown>; layer: string | null; strength: string | null; kind: string | null; language: string | null; n: number; g: number };
+    type Row = { part: number; seq: number; item: StoredItem; layer: string | null; strength: string | null; kind: string | null; language: string | null; n: number; g: number };
     let facetRows: Row[] = [];
     const page = await keysetPage({
       cursors: this.cursors,
