@@ -4,7 +4,7 @@ SHELL := /bin/bash
 NPM_STAMP := node_modules/.install-stamp
 JEST := node_modules/.bin/jest
 
-.PHONY: help install build infra dev demo example test lint typecheck test-unit test-integration test-e2e chart-test clean
+.PHONY: help install build infra chromium dev demo example test lint typecheck test-unit test-integration test-e2e chart-test clean
 
 help:
 	@echo "make dev    install, build, start NATS/PostgreSQL checks, anvil and all five services"
@@ -27,6 +27,10 @@ build: install
 infra:
 	@bash scripts/ensure-infra.sh
 
+# Headless Chromium (Debian's package) for the page tests; installed when missing and run as root.
+chromium:
+	@bash scripts/ensure-chromium.sh
+
 dev: build infra
 	node scripts/dev.mjs
 
@@ -48,7 +52,7 @@ test-unit: build
 test-integration: build infra
 	$(JEST) --selectProjects integration --runInBand
 
-test-e2e: build infra
+test-e2e: build infra chromium
 	$(JEST) --selectProjects e2e --runInBand
 
 chart-test: install

@@ -1,6 +1,6 @@
 import { z } from './zod';
 
-/** Every stable error code of the public API and its HTTP status (DESIGN §3). */
+/** Every stable error code of the public API and its HTTP status (docs/api.md lists them with their meaning). */
 export const ERROR_STATUS = {
   VALIDATION_FAILED: 400,
   MALFORMED_JSON: 400,
@@ -31,6 +31,8 @@ export const ERROR_STATUS = {
   REPOSITORY_TOO_LARGE: 422,
   /** The remote answered but its objects fail git's integrity checks (fsck); see docs/pipeline.md. */
   REPOSITORY_UNREADABLE: 422,
+  /** `lineage.analysis.fragment`: the repository (or the pinned commit's objects) is no longer in the pipeline's cache. */
+  REPOSITORY_NOT_CACHED: 410,
   RATE_LIMITED: 429,
   /** `POST /analyses` while the pipeline already holds its bound of queued and running analyses (with `Retry-After`); see docs/pipeline.md. */
   QUEUE_FULL: 429,

@@ -8,4 +8,5 @@ export * from './openapi';
 export * as analysisApi from './api/analysis';
 export * as casesApi from './api/cases';
 export * as factsApi from './api/facts';
+export * as fragmentApi from './api/fragment';
 export * from './manifest';

@@ -6,6 +6,7 @@ import { Address, DecimalId, Hash32, Timestamp } from './common';
 import * as A from './api/analysis';
 import * as C from './api/cases';
 import * as F from './api/facts';
+import * as Fr from './api/fragment';
 
 export interface SubjectDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
   subject: string;
@@ -50,6 +51,8 @@ export const subjects = {
       // Bytes exactly as hashed, base64 so NATS JSON does not re-serialise them.
       z.object({ manifestHash: Hash32, totalBytes: z.number().int().nonnegative(), offset: z.number().int().nonnegative(), bytesBase64: z.string() }),
     ),
+    /** Lines of one file at one side's pinned commit, from the pipeline's repository cache (the case page's side-by-side view). */
+    fragment: def('lineage.analysis.fragment', 'analysis-pipeline', Fr.FragmentRequest, Fr.FragmentResponse),
   },
   cases: {
     list: def('lineage.cases.list', 'case-store', C.CaseListQuery, C.CaseList),

@@ -10,7 +10,7 @@ type Pinned = z.input<typeof analysisApi.PinnedRepository>;
 
 /** POST /repositories/validate: policy first (no connection), then pin each side against its remote. */
 export class Intake {
-  constructor(private readonly policy: RemotePolicy, private readonly cache: RepoCache, private readonly timeoutMs: number) {}
+  constructor(private readonly policy: RemotePolicy, readonly cache: RepoCache, private readonly timeoutMs: number) {}
 
   async validate(input: Input): Promise<{ pair: { origin: Pinned; target: Pinned } }> {
     // Refuse on syntax and allowlist for both sides before touching the network.
