@@ -42,6 +42,7 @@ example: install
 
 lint: install
 	npx eslint .
+	node scripts/check-deps.mjs
 
 typecheck: build
 	npx tsc -p tsconfig.test.json

@@ -220,6 +220,9 @@ describe('the pipeline\'s database away for longer than a job\'s deliveries last
           await nc.close();
         }
         await completed(id);
+        // The log line follows the commit that marks the row completed: wait for it rather than race it.
+        const replica = other;
+        await waitFor('the other replica logs the completion', async () => lines([replica], 'analysis completed', id).length > 0, 10_000, 100);
         expect(lines([other], 'analysis completed', id)).toHaveLength(1);
         // It took the job over past fetch, with neither repository in its cache: it fetched them again first.
         expect(lines([other], 'repositories not in this replica\'s cache; fetching them again', id)).toHaveLength(1);

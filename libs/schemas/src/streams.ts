@@ -61,3 +61,32 @@ export const CasePublishedEvent = z.object({
   publishedAt: Timestamp,
 });
 export type CasePublishedEvent = z.infer<typeof CasePublishedEvent>;
+
+/**
+ * A message on a JetStream stream: where it is stored, the subject it goes out on and the one schema both its
+ * publisher (before sending) and its consumers (on receipt) validate it with.
+ */
+export interface MessageDef<S extends z.ZodType = z.ZodType> {
+  /** A work-queue job (one consumer takes it once) or an event (every durable consumer sees it). */
+  kind: 'job' | 'event';
+  stream: string;
+  subject: string;
+  schema: S;
+  /**
+   * Its `Nats-Msg-Id`: a message published again inside the stream's duplicate window is dropped, which is what
+   * makes a re-published job or event harmless. Absent: every publish is a new message.
+   */
+  msgId?: (payload: z.output<S>) => string;
+}
+
+const message = <S extends z.ZodType>(kind: MessageDef['kind'], stream: string, subject: string, schema: S, msgId?: (payload: z.output<S>) => string): MessageDef<S> => ({
+  kind, stream, subject, schema, ...(msgId ? { msgId } : {}),
+});
+
+/** Every job and event on JetStream. */
+export const messages = {
+  analysisJob: message('job', streams.jobs.name, streams.jobs.subjects[0], AnalysisJob, (j) => `analysis-${j.analysisId}`),
+  analysisProgress: message('event', streams.events.name, eventSubjects.analysisProgress, AnalysisProgressEvent),
+  analysisCompleted: message('event', streams.events.name, eventSubjects.analysisCompleted, AnalysisCompletedEvent, (e) => `completed-${e.analysisId}`),
+  casePublished: message('event', streams.events.name, eventSubjects.casePublished, CasePublishedEvent, (e) => `case-${e.analysisId}`),
+} as const;

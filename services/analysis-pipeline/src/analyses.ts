@@ -1,19 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { STAGE_NAMES, type analysisApi } from '@lineage/schemas';
-import { ApiError, fitsBigint, notFound, type Knex } from '@lineage/service-kit';
-import type { JetStreamClient } from '@nats-io/jetstream';
+import { messages, STAGE_NAMES, type analysisApi } from '@lineage/schemas';
+import { ApiError, fitsBigint, notFound, type JetStream, type Knex } from '@lineage/service-kit';
 import type { z } from 'zod';
 import { SCHEMA } from './migrations';
-import { markJobPublished, publishJob } from './reconciler';
+import type { AnalysisRepository, AnalysisRow } from './repository';
 
 type Analysis = z.input<typeof analysisApi.Analysis>;
 type CreateInput = { body: z.output<typeof analysisApi.CreateAnalysisRequest>; idempotencyKey: string | null; caller: { apiKeyHash: string | null } };
-
-interface Row {
-  id: string; origin_url: string; origin_commit: string; target_url: string; target_commit: string; engine_version: string;
-  state: Analysis['state']; stages: Analysis['stages']; case_id: string | null; manifest_hash: string | null;
-  error: Analysis['error']; cancel_token_hash: string; api_key_hash: string | null; created_at: string; updated_at: string;
-}
 
 /** Raw bytes per manifest chunk: base64 of this stays well under NATS's default 1 MiB payload. */
 export const MANIFEST_CHUNK_BYTES = 512 * 1024;
@@ -26,8 +19,6 @@ export const initialStages = (): Analysis['stages'] =>
 
 /** Seconds a client refused with QUEUE_FULL is asked to wait (`Retry-After`). */
 export const QUEUE_FULL_RETRY_AFTER_SECONDS = 30;
-/** Key of the advisory lock that makes the queue bound's count-then-insert exact across replicas. */
-const QUEUE_BOUND_LOCK = 0x4c494e45; // 'LINE'
 
 export interface AnalysesOptions {
   /** Bound on queued + running + cancelling analyses (PIPELINE_MAX_QUEUED). */
@@ -36,22 +27,22 @@ export interface AnalysesOptions {
   afterInsert?: () => void;
 }
 
-/** The analysis records: creation (deduplicated, idempotent), reads, cancellation, manifests. */
+/** Publish an analysis's job to the work queue (its Nats-Msg-Id makes a repeat inside the duplicate window a no-op). */
+export const publishJob = (js: JetStream, analysisId: string) => js.publish(messages.analysisJob, { analysisId: String(analysisId) });
+
+/** The analysis API: creation (deduplicated, idempotent, bounded), reads, cancellation, manifests. */
 export class Analyses {
   constructor(
     private readonly db: Knex,
-    private readonly js: () => JetStreamClient,
+    private readonly repo: AnalysisRepository,
+    private readonly js: () => JetStream,
     private readonly engineVersion: string,
     /** Canonical form of an allowed repository URL; refuses what the policy refuses. */
     private readonly canonicalUrl: (url: string, field: string) => string,
     private readonly opts: AnalysesOptions = { maxActive: Number.MAX_SAFE_INTEGER },
   ) {}
 
-  private table(trx: Knex | Knex.Transaction = this.db) {
-    return trx.withSchema(SCHEMA).table('analyses');
-  }
-
-  static view(r: Row): Analysis {
+  static view(r: AnalysisRow): Analysis {
     return {
       id: String(r.id),
       state: r.state,
@@ -85,20 +76,8 @@ export class Analyses {
       }
     }
     const token = randomBytes(24).toString('base64url');
-    const t = now();
-    // Count and insert under one lock, so the bound holds exactly however many replicas take requests.
-    const inserted = await this.db.transaction(async (trx) => {
-      await trx.raw('SELECT pg_advisory_xact_lock(?)', [QUEUE_BOUND_LOCK]);
-      const { rows } = (await trx.raw(`SELECT count(*)::int AS n FROM ${SCHEMA}.analyses WHERE state IN ('queued', 'running', 'cancelling')`)) as { rows: { n: number }[] };
-      if (rows[0]!.n >= this.opts.maxActive) return 'full' as const;
-      const res = (await trx.raw(
-        `INSERT INTO ${SCHEMA}.analyses (origin_url, origin_commit, target_url, target_commit, engine_version, state, stages, cancel_token_hash, api_key_hash, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, 'queued', ?::jsonb, ?, ?, ?, ?)
-         ON CONFLICT (origin_url, origin_commit, target_url, target_commit, engine_version) WHERE state IN ('queued', 'running', 'cancelling', 'completed') DO NOTHING
-         RETURNING *`,
-        [origin.url, origin.commit, target.url, target.commit, this.engineVersion, JSON.stringify(initialStages()), sha256(token), input.caller.apiKeyHash, t, t],
-      )) as { rows: Row[] };
-      return res.rows[0] ?? null;
+    const inserted = await this.repo.insertQueued({
+      pair: { origin, target }, engineVersion: this.engineVersion, stages: initialStages(), cancelTokenHash: sha256(token), apiKeyHash: input.caller.apiKeyHash, maxActive: this.opts.maxActive,
     });
     let response: { analysis: Analysis; cancelToken: string | null; created: boolean };
     if (inserted !== null && inserted !== 'full') {
@@ -110,17 +89,14 @@ export class Analyses {
         await publishJob(this.js(), row.id);
       } catch {
         // No job, no analysis: mark it failed so the pair is not blocked, and let the client retry.
-        await this.table().where('id', row.id).update({ state: 'failed', error: JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: 'The work queue did not accept the job.', limit: null }), updated_at: now() });
+        await this.repo.failUnqueued(row.id, { code: 'SERVICE_UNAVAILABLE', message: 'The work queue did not accept the job.', limit: null });
         throw new ApiError('SERVICE_UNAVAILABLE', 'The work queue is not available; retry shortly.');
       }
-      await markJobPublished(this.db, row.id);
+      await this.repo.markJobPublished(row.id);
       response = { analysis: Analyses.view(row), cancelToken: token, created: true };
     } else {
       // The pair's live or completed analysis is returned even when the queue is full: it adds no work.
-      const existing = (await this.table()
-        .where({ origin_url: origin.url, origin_commit: origin.commit, target_url: target.url, target_commit: target.commit, engine_version: this.engineVersion })
-        .whereIn('state', ['queued', 'running', 'cancelling', 'completed'])
-        .first()) as Row | undefined;
+      const existing = await this.repo.findLiveOrCompleted({ origin, target }, this.engineVersion);
       if (!existing) {
         if (inserted === 'full') {
           throw new ApiError('QUEUE_FULL', 'The analysis queue is full; retry later.', undefined, { 'Retry-After': String(QUEUE_FULL_RETRY_AFTER_SECONDS) });
@@ -132,16 +108,16 @@ export class Analyses {
     }
     if (input.idempotencyKey) {
       await this.db.withSchema(SCHEMA).table('idempotency_keys')
-        .insert({ scope, key: input.idempotencyKey, request_hash: requestHash, analysis_id: response.analysis.id, response: JSON.stringify(response), created_at: t })
+        .insert({ scope, key: input.idempotencyKey, request_hash: requestHash, analysis_id: response.analysis.id, response: JSON.stringify(response), created_at: now() })
         .onConflict(['scope', 'key']).ignore();
     }
     return response;
   }
 
-  async row(id: string): Promise<Row> {
+  async row(id: string): Promise<AnalysisRow> {
     // An id beyond bigint names no analysis (and must not reach SQL, where it is an error).
     if (!fitsBigint(id)) throw notFound('ANALYSIS_NOT_FOUND', 'analysis');
-    const r = (await this.table().where('id', id).first()) as Row | undefined;
+    const r = await this.repo.find(id);
     if (!r) throw notFound('ANALYSIS_NOT_FOUND', 'analysis');
     return r;
   }
@@ -157,29 +133,20 @@ export class Analyses {
     const byToken = sha256(input.bearer) === r.cancel_token_hash;
     const byKey = input.caller.apiKeyHash !== null && input.caller.apiKeyHash === r.api_key_hash;
     if (!byToken && !byKey) throw new ApiError('FORBIDDEN', 'This credential cannot cancel this analysis.');
-    return this.db.transaction(async (trx) => {
-      const cur = (await this.table(trx).where('id', input.id).forUpdate().first()) as Row;
-      if (cur.state === 'completed' || cur.state === 'failed') throw new ApiError('ANALYSIS_FINISHED', 'The analysis has already finished.');
-      if (cur.state === 'cancelled' || cur.state === 'cancelling') return { id: String(cur.id), state: cur.state };
-      const state: Analysis['state'] = cur.state === 'queued' ? 'cancelled' : 'cancelling';
-      const stages = state === 'cancelled' ? cur.stages.map((s) => (s.state === 'pending' ? { ...s, state: 'cancelled' as const } : s)) : cur.stages;
-      await this.table(trx).where('id', input.id).update({ state, cancel_requested: true, stages: JSON.stringify(stages), updated_at: now() });
-      return { id: String(cur.id), state };
-    });
+    const out = await this.repo.requestCancel(input.id);
+    if (out === 'finished') throw new ApiError('ANALYSIS_FINISHED', 'The analysis has already finished.');
+    return out;
   }
 
   /** One chunk of the manifest bytes from `offset` (NATS messages are bounded; callers loop). */
   async manifest(id: string, offset = 0) {
     const { state } = await this.row(id);
-    const m = await this.db.withSchema(SCHEMA).table('manifests')
-      .select('manifest_hash', this.db.raw('octet_length(bytes) as total'), this.db.raw('substring(bytes from ? for ?) as chunk', [offset + 1, MANIFEST_CHUNK_BYTES]))
-      .where('analysis_id', id).first();
+    const m = await this.repo.manifestChunk(id, offset, MANIFEST_CHUNK_BYTES);
     // Only an analysis that may still complete is "not ready"; a cancelled or failed one never gets a manifest.
     if (!m && state === 'cancelled') throw new ApiError('ANALYSIS_CANCELLED', 'The analysis was cancelled: it has no manifest and never will.');
     if (!m && state === 'failed') throw new ApiError('ANALYSIS_FAILED', 'The analysis failed: it has no manifest and never will.');
     if (!m) throw new ApiError('MANIFEST_NOT_READY', 'The manifest exists once the analysis completes.');
-    const total = Number(m.total);
-    if (offset > total) throw new ApiError('VALIDATION_FAILED', 'The offset is past the end of the manifest.', [{ path: 'offset', issue: 'too_big' }]);
-    return { manifestHash: m.manifest_hash as string, totalBytes: total, offset, bytesBase64: (m.chunk as Buffer).toString('base64') };
+    if (offset > m.total) throw new ApiError('VALIDATION_FAILED', 'The offset is past the end of the manifest.', [{ path: 'offset', issue: 'too_big' }]);
+    return { manifestHash: m.manifestHash, totalBytes: m.total, offset, bytesBase64: m.chunk.toString('base64') };
   }
 }

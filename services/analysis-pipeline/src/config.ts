@@ -42,7 +42,7 @@ export const pipelineEnv = {
   JOB_ACK_WAIT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(20_000),
   /**
    * Deliveries of a job before a transient failure (unreachable remote, internal error) fails its analysis; nak
-   * delays grow by 2 s per delivery. A database outage spends none (the job is held). Applied to an existing consumer at start.
+   * delays start at 2 s and double per delivery (at most 60 s). A database outage spends none (the job is held). Applied to an existing consumer at start.
    */
   JOB_MAX_DELIVER: z.coerce.number().int().min(1).max(100).default(10),
   /** How often the reconciler looks for queued analyses whose job never reached the work queue (it also runs at start). */

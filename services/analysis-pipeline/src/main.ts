@@ -1,9 +1,9 @@
-import { baseServiceOptions, ensureStreams, openServiceDb, runMain, startService } from '@lineage/service-kit';
+import { baseServiceOptions, JetStream, openServiceDb, runMain, startService } from '@lineage/service-kit';
 import { ENGINE_VERSION, resolveLimits } from '@lineage/engine';
-import type { JetStreamClient } from '@nats-io/jetstream';
 import { loadPipelineConfig } from './config';
 import { SCHEMA, migrations } from './migrations';
 import { Analyses } from './analyses';
+import { AnalysisRepository } from './repository';
 import { registerHandlers } from './handlers';
 import { Intake } from './intake/validate';
 import { RepoCache } from './intake/repo-cache';
@@ -17,11 +17,12 @@ runMain('analysis-pipeline', async () => {
   const policy = { hosts: config.LINEAGE_REPO_ALLOWED_HOSTS, allowPrivateAddresses: config.LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES };
   const cache = new RepoCache(config.REPO_CACHE_DIR, config.REPO_CACHE_MAX_BYTES);
   const intake = new Intake(policy, cache, config.GIT_TIMEOUT_MS);
-  let js: JetStreamClient | null = null;
+  const repo = new AnalysisRepository(db);
+  let js: JetStream | null = null;
   let worker: PipelineWorker | null = null;
   let links: CaseLinks | null = null;
   let reconciler: JobReconciler | null = null;
-  const analyses = new Analyses(db, () => js!, ENGINE_VERSION, (url, field) => intake.canonical(url, field), {
+  const analyses = new Analyses(db, repo, () => js!, ENGINE_VERSION, (url, field) => intake.canonical(url, field), {
     maxActive: config.PIPELINE_MAX_QUEUED,
     // Tests only: die between the analysis's insert and its job's publish (see config.ts).
     ...(config.LINEAGE_FAULT_AFTER_INSERT === 'exit' ? { afterInsert: () => process.kill(process.pid, 'SIGKILL') } : {}),
@@ -32,19 +33,19 @@ runMain('analysis-pipeline', async () => {
     ...baseServiceOptions('analysis-pipeline', config),
     db,
     onNats: async (nats, rt) => {
-      js = await ensureStreams(nats.nc);
+      js = await JetStream.open(nats.nc);
       registerHandlers(nats, analyses, intake);
       // Every replica sweeps (at start, then periodically); see reconciler.ts for why that is harmless.
       reconciler = new JobReconciler({
-        db, js: () => js!, log: rt.log, metrics: rt.metrics,
+        repo, js: () => js!, log: rt.log, metrics: rt.metrics,
         intervalMs: config.JOB_RECONCILE_INTERVAL_MS, minAgeMs: config.JOB_RECONCILE_MIN_AGE_MS,
       });
       reconciler.start();
-      links = new CaseLinks(db, nats.nc, js, rt.log);
+      links = new CaseLinks(repo, js, rt.log);
       await links.start();
       if (config.WORKER_CONCURRENCY > 0) {
         worker = new PipelineWorker({
-          db, nc: nats.nc, js, cache, policy,
+          db, repo, js, cache, policy,
           limits: resolveLimits({
             maxFiles: config.ANALYSIS_MAX_FILES, maxFileBytes: config.ANALYSIS_MAX_FILE_BYTES, maxTotalBytes: config.ANALYSIS_MAX_TOTAL_BYTES,
             maxCommits: config.ANALYSIS_MAX_COMMITS, timeBudgetMs: config.ANALYSIS_TIMEOUT_MS,

@@ -1,27 +1,11 @@
-import { streams } from '@lineage/schemas';
-import type { Knex, Logger, ServiceMetrics } from '@lineage/service-kit';
-import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
+import type { JetStream, Logger, ServiceMetrics } from '@lineage/service-kit';
 import { Counter, Gauge } from 'prom-client';
-import { SCHEMA } from './migrations';
-
-const now = () => Math.floor(Date.now() / 1000);
-
-/** The job's message id is the analysis id: a repeated publish inside the stream's duplicate window is dropped. */
-export const jobMsgId = (analysisId: string | number) => `analysis-${analysisId}`;
-
-/** Publish an analysis's job to the work queue. */
-export function publishJob(js: JetStreamClient, analysisId: string | number): Promise<PubAck> {
-  return js.publish(streams.jobs.subjects[0], JSON.stringify({ analysisId: String(analysisId) }), { msgID: jobMsgId(analysisId) });
-}
-
-/** Record that an analysis's job reached the work queue (the reconciler leaves it alone from then on). */
-export async function markJobPublished(db: Knex | Knex.Transaction, analysisId: string | number): Promise<void> {
-  await db.withSchema(SCHEMA).table('analyses').where('id', analysisId).whereNull('job_published_at').update({ job_published_at: now() });
-}
+import { publishJob } from './analyses';
+import type { AnalysisRepository } from './repository';
 
 export interface ReconcilerOptions {
-  db: Knex;
-  js: () => JetStreamClient;
+  repo: AnalysisRepository;
+  js: () => JetStream;
   log: Logger;
   metrics: ServiceMetrics;
   intervalMs: number;
@@ -90,27 +74,13 @@ export class JobReconciler {
   /** One pass; returns how many jobs were published. */
   async sweep(): Promise<number> {
     const cutoff = Math.floor((Date.now() - this.o.minAgeMs) / 1000);
-    const published = await this.o.db.transaction(async (trx) => {
-      const { rows } = (await trx.raw(
-        `SELECT id FROM ${SCHEMA}.analyses
-         WHERE state = 'queued' AND job_published_at IS NULL AND created_at <= ?
-         ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`,
-        [cutoff, this.o.batch ?? 100],
-      )) as { rows: { id: string }[] };
-      let n = 0;
-      for (const { id } of rows) {
-        const ack = await publishJob(this.o.js(), id);
-        await markJobPublished(trx, id);
-        this.republished.inc({ outcome: ack.duplicate ? 'duplicate' : 'published' });
-        this.o.log.warn({ analysisId: String(id), duplicate: ack.duplicate }, 'republished the job of a queued analysis');
-        n++;
-      }
-      return n;
+    const published = await this.o.repo.sweepUnpublished(cutoff, this.o.batch ?? 100, async (id) => {
+      const ack = await publishJob(this.o.js(), id);
+      this.republished.inc({ outcome: ack.duplicate ? 'duplicate' : 'published' });
+      this.o.log.warn({ analysisId: id, duplicate: ack.duplicate }, 'republished the job of a queued analysis');
     });
-    const { rows } = (await this.o.db.raw(
-      `SELECT state, count(*)::int AS n FROM ${SCHEMA}.analyses WHERE state IN ('queued', 'running', 'cancelling') GROUP BY state`,
-    )) as { rows: { state: string; n: number }[] };
-    for (const state of ['queued', 'running', 'cancelling']) this.active.set({ state }, rows.find((r) => r.state === state)?.n ?? 0);
+    const active = await this.o.repo.activeCounts();
+    for (const [state, n] of Object.entries(active)) this.active.set({ state }, n);
     return published;
   }
 }

@@ -1,8 +1,8 @@
 import {
-  buildManifest, compare, decide, fingerprint, histories, inventory, resolveLimits, Deadline, FingerprintPool, DEFAULT_K, DEFAULT_WINDOW,
+  buildManifest, compare, decide, fingerprint, histories, inventory, Deadline, FingerprintPool, DEFAULT_K, DEFAULT_WINDOW,
   type Comparison, type Decision, type Fingerprints, type Inventory, type PairHistory, type Limits, type Progress, type RepoRef,
 } from '@lineage/engine';
-import { ApiError } from '@lineage/service-kit';
+import { LimitError } from './limits';
 import { checkRemote, type CheckedRemote, type RemotePolicy } from './intake/remote-policy';
 import { commitTime, fetchCommit } from './intake/remote-git';
 import { dirBytes, type RepoCache } from './intake/repo-cache';
@@ -136,10 +136,6 @@ export const STAGES = {
   },
 };
 
-export type StageFn = (ctx: StageContext) => Promise<unknown>;
-
-export const engineLimits = (l: Partial<Limits>): Limits => resolveLimits(l);
-
 function pick(r: CheckedRemote) {
   return { url: r.url, host: r.host, addresses: r.addresses };
 }
@@ -166,7 +162,7 @@ async function withSizeBound<T>(gitDir: string, maxBytes: number, outer: AbortSi
   try {
     return await fn(ac.signal);
   } catch (err) {
-    if (tooLarge) throw new ApiError('REPOSITORY_TOO_LARGE', 'A repository exceeds the configured size bound (maxRepoBytes).');
+    if (tooLarge) throw new LimitError('maxRepoBytes', 'REPOSITORY_TOO_LARGE', 'A repository exceeds the configured size bound (maxRepoBytes).');
     throw err;
   } finally {
     clearInterval(timer);

@@ -1,26 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { AckPolicy, JetStreamApiCodes, JetStreamApiError, jetstreamManager, type ConsumerInfo, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
-import { nanos, type NatsConnection } from '@nats-io/nats-core';
 import { Counter, Gauge } from 'prom-client';
-import { AnalysisJob, eventSubjects, STAGE_NAMES, streams, type AnalysisCompletedEvent, type AnalysisProgressEvent } from '@lineage/schemas';
-import { ApiError, isStoreUnavailable, type Knex, type Logger, type ServiceMetrics } from '@lineage/service-kit';
+import { messages, STAGE_NAMES, streams, type AnalysisCompletedEvent, type AnalysisProgressEvent } from '@lineage/schemas';
+import { ApiError, heartbeatMs, holdThroughOutage, type Consumption, type Delivery, type JetStream, type Knex, type Logger, type Outcome, type ServiceMetrics } from '@lineage/service-kit';
 import { isEngineError, stageError, type Limits } from '@lineage/engine';
-import { SCHEMA } from './migrations';
 import { StageStore } from './stage-store';
 import { STAGES, type FetchOutput, type StageContext } from './stages';
-import { OnePull } from './pull';
+import { LimitError } from './limits';
 import { hasCommit } from './intake/remote-git';
+import type { AnalysisFailure, AnalysisRepository, AnalysisRow, StageName, StageView } from './repository';
 import type { RemotePolicy } from './intake/remote-policy';
 import type { RepoCache } from './intake/repo-cache';
 
-type StageName = (typeof STAGE_NAMES)[number];
-interface StageView { name: StageName; state: string; startedAt: string | null; finishedAt: string | null; done: number | null; total: number | null; unit: string | null; attempt?: number }
-
 export interface WorkerOptions {
   db: Knex;
-  nc: NatsConnection;
-  js: JetStreamClient;
+  repo: AnalysisRepository;
+  js: JetStream;
   cache: RepoCache;
   policy: RemotePolicy;
   limits: Limits;
@@ -39,8 +33,8 @@ export interface WorkerOptions {
 }
 
 export const DEFAULT_MAX_DELIVER = 10;
-/** How often a job held during a database outage tries its database step again (in-progress acks keep coming meanwhile). */
-const STORE_RETRY_MS = 2_000;
+/** Nak delays of a job that failed transiently: 2 s, doubling per delivery, at most a minute. */
+const JOB_BACKOFF = { baseMs: 2_000, maxMs: 60_000 };
 const now = () => Math.floor(Date.now() / 1000);
 
 /** Thrown when the job must go back to the queue (shutdown, lease held elsewhere, transient failure). */
@@ -49,7 +43,7 @@ class Requeue extends Error {}
 /** One delivery of a job being handled. */
 interface Job {
   id: string;
-  m: JsMsg;
+  d: Delivery;
   log: Logger;
   /** Aborted at shutdown and when the lease is found taken over. */
   ac: AbortController;
@@ -63,18 +57,16 @@ interface Job {
 }
 
 /**
- * Pulls analysis jobs from the JetStream work queue and runs them stage by
- * stage. Each boundary is persisted; a redelivered job resumes after the last
- * done stage. A DB lease makes sure one worker at a time runs a job even if an
- * ack deadline passes. Cancellation is honoured between stages.
+ * Runs analysis jobs from the JetStream work queue stage by stage. The consumer (service-kit's `consume`) pulls
+ * one job at a time per loop, keeps it alive with heartbeats and applies the redelivery policy; this adds what is
+ * particular to jobs: each boundary is persisted, so a redelivered job resumes after the last done stage; a row
+ * lease makes sure one worker at a time runs a job even if an ack deadline passes; cancellation is honoured
+ * between stages.
  */
 export class PipelineWorker {
   private readonly id = randomUUID();
   private readonly store: StageStore;
-  private readonly loops: Promise<void>[] = [];
-  private readonly pulls: OnePull[] = [];
-  private readonly running = new Set<AbortController>();
-  private stopping = false;
+  private consumption: Consumption | null = null;
   private readonly retries: Counter<'stage'>;
 
   constructor(private readonly o: WorkerOptions) {
@@ -87,9 +79,8 @@ export class PipelineWorker {
     });
   }
 
-  /** In-progress acks (and lease renewals) while a job runs: four per ack wait, so one lost heartbeat costs nothing. */
   private get heartbeatMs(): number {
-    return Math.max(250, Math.floor(this.o.ackWaitMs / 4));
+    return heartbeatMs(this.o.ackWaitMs);
   }
 
   /**
@@ -100,190 +91,114 @@ export class PipelineWorker {
     return Math.ceil((this.o.ackWaitMs + this.heartbeatMs) / 1000);
   }
 
-  private get maxDeliver(): number {
-    return this.o.maxDeliver ?? DEFAULT_MAX_DELIVER;
-  }
-
-  /**
-   * Create the work queue's durable consumer, or bring an existing one (made by an older release or with another
-   * JOB_ACK_WAIT_MS) to this configuration: JetStream keeps a durable consumer's settings across restarts, so
-   * without the update an old, long ack wait would still decide how fast a dead worker's job is taken over.
-   */
-  static async ensureConsumer(nc: NatsConnection, ackWaitMs: number, log?: Logger, maxDeliver = DEFAULT_MAX_DELIVER): Promise<ConsumerInfo> {
-    const jsm = await jetstreamManager(nc);
-    const wanted = { ack_wait: nanos(ackWaitMs), max_deliver: maxDeliver, max_ack_pending: 1000 };
-    let info: ConsumerInfo | null = null;
-    try {
-      info = await jsm.consumers.info(streams.jobs.name, streams.jobs.consumer);
-    } catch (err) {
-      if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound)) throw err;
-    }
-    if (!info) {
-      try {
-        return await jsm.consumers.add(streams.jobs.name, {
-          durable_name: streams.jobs.consumer,
-          ack_policy: AckPolicy.Explicit,
-          filter_subject: streams.jobs.subjects[0],
-          ...wanted,
-        });
-      } catch (err) {
-        // Another replica may have created it between our info and add; then it is updated below if needed.
-        info = await jsm.consumers.info(streams.jobs.name, streams.jobs.consumer).catch(() => {
-          throw err;
-        });
-      }
-    }
-    const c = info.config;
-    if (c.ack_wait === wanted.ack_wait && c.max_deliver === wanted.max_deliver && c.max_ack_pending === wanted.max_ack_pending) return info;
-    const updated = await jsm.consumers.update(streams.jobs.name, streams.jobs.consumer, wanted);
-    log?.info({ ackWaitMs: { from: Math.round((c.ack_wait ?? 0) / 1e6), to: ackWaitMs }, maxDeliver: { from: c.max_deliver, to: maxDeliver } }, 'work queue consumer updated');
-    return updated;
+  private get repo(): AnalysisRepository {
+    return this.o.repo;
   }
 
   async start(): Promise<void> {
-    await PipelineWorker.ensureConsumer(this.o.nc, this.o.ackWaitMs, this.o.log, this.maxDeliver);
-    const consumer = await this.o.js.consumers.get(streams.jobs.name, streams.jobs.consumer);
-    // Read from the server at each scrape: `info(true)` would return the info cached when the consumer was looked
-    // up, so the gauge (which KEDA and the backlog alert read) never moved.
+    const consumption = await this.o.js.consume(messages.analysisJob, (job, d) => this.handle(job.analysisId, d), {
+      durable: streams.jobs.consumer,
+      ackWaitMs: this.o.ackWaitMs,
+      maxDeliver: this.o.maxDeliver ?? DEFAULT_MAX_DELIVER,
+      maxAckPending: 1000,
+      concurrency: this.o.concurrency,
+      backoff: JOB_BACKOFF,
+      log: this.o.log,
+      what: 'job',
+      logFields: (job) => ({ analysisId: job.analysisId }),
+      isPermanent: isDeterministic,
+      messages: { retry: 'transient failure; job will be redelivered', lastDelivery: 'job failed on its last delivery', permanent: 'job cannot succeed; analysis failed' },
+    });
+    this.consumption = consumption;
     new Gauge({
       name: 'lineage_pipeline_jobs_pending', help: 'Jobs waiting or in progress on the work queue', registers: [this.o.metrics.registry],
       async collect() {
-        const i = await consumer.info().catch(() => null);
-        if (i) this.set(i.num_pending + i.num_ack_pending);
+        const n = await consumption.pending();
+        if (n !== null) this.set(n);
       },
     });
-    for (let i = 0; i < this.o.concurrency; i++) {
-      // One job at a time per loop, pulled only when the previous one is finished (pull.ts: a job buffered behind a
-      // long or held one would otherwise spend its deliveries on ack waits nobody answers).
-      const pull = new OnePull(consumer);
-      this.pulls.push(pull);
-      this.loops.push(
-        (async () => {
-          while (!this.stopping) {
-            const m = await pull.next();
-            if (!m) continue;
-            if (this.stopping) {
-              m.nak();
-              continue;
-            }
-            await this.handle(m).catch((err: unknown) => this.o.log.error({ err }, 'job handling failed'));
-          }
-        })(),
-      );
-    }
   }
 
   /** Shutdown: stop pulling; a running stage is aborted and its job handed back (it resumes at its last boundary). */
   async stop(): Promise<void> {
-    this.stopping = true;
-    for (const ac of this.running) ac.abort();
-    for (const p of this.pulls) p.stop();
-    await Promise.allSettled(this.loops);
+    await this.consumption?.stop();
   }
 
-  private table() {
-    return this.o.db.withSchema(SCHEMA).table('analyses');
-  }
-
-  async handle(m: JsMsg): Promise<void> {
-    const parsed = AnalysisJob.safeParse(safeJson(m));
-    if (!parsed.success) {
-      m.term('malformed job');
-      return;
-    }
-    const id = parsed.data.analysisId;
-    const job: Job = { id, m, log: this.o.log.child({ analysisId: id, delivery: m.info.deliveryCount }), ac: new AbortController(), leased: false, lostLease: false, renewedAt: 0, renewing: false };
-    this.running.add(job.ac);
-    // In-progress acks from the start (however long a stage, or a database outage, lasts), plus lease renewals once leased.
-    const heartbeat = setInterval(() => this.heartbeat(job), this.heartbeatMs);
+  private async handle(id: string, d: Delivery): Promise<Outcome> {
+    const ac = new AbortController();
+    const onStop = () => ac.abort();
+    d.signal.addEventListener('abort', onStop, { once: true });
+    if (d.signal.aborted) ac.abort();
+    const job: Job = { id, d, log: d.log, ac, leased: false, lostLease: false, renewedAt: 0, renewing: false };
+    // Lease renewals with the consumer's heartbeats (which keep the delivery in progress however long this takes).
+    const renewals = setInterval(() => this.renewInBackground(job), this.heartbeatMs);
     try {
-      if (!(await this.lease(job))) return;
-      await this.runLeased(job);
+      const leased = await this.lease(job);
+      if (leased !== 'leased') return leased;
+      return await this.runLeased(job);
     } finally {
-      clearInterval(heartbeat);
-      this.running.delete(job.ac);
-      if (job.leased) await this.table().where({ id, worker: this.id }).update({ lease_until: null }).catch(() => undefined);
+      clearInterval(renewals);
+      d.signal.removeEventListener('abort', onStop);
+      if (job.leased) await this.repo.releaseLease(id, this.id).catch(() => undefined);
     }
   }
 
   /**
-   * Settles a job that needs no running (its analysis is gone or finished) and takes the row lease of one that
-   * does; false when the job was settled (acked, or nak'ed because another worker holds the lease).
+   * Settles a job that needs no running (its analysis is gone or finished: acked) and takes the row lease of one
+   * that does ('leased'); a job whose lease another worker holds is nak'ed.
    */
-  private async lease(job: Job): Promise<boolean> {
-    const { id, m } = job;
+  private async lease(job: Job): Promise<Outcome | 'leased'> {
+    const { id } = job;
     try {
-      const row = await this.held(job, () => this.table().where('id', id).first());
-      if (!row) {
-        m.ack();
-        return false;
-      }
+      const row = await this.held(job, () => this.repo.find(id));
+      if (!row) return;
       if (row.state === 'completed') {
         await this.held(job, () => this.publishCompleted(row)); // a crash between commit and publish; the msg id dedups
-        m.ack();
-        return false;
+        return;
       }
-      if (row.state === 'failed' || row.state === 'cancelled') {
-        m.ack();
-        return false;
-      }
-      const leased = await this.held(job, () =>
-        this.table()
-          .where('id', id)
-          .andWhere((w) => w.whereNull('lease_until').orWhere('lease_until', '<', now()).orWhere('worker', this.id))
-          .update({ worker: this.id, lease_until: now() + this.leaseSeconds }),
-      );
-      if (leased === 0) {
+      if (row.state === 'failed' || row.state === 'cancelled') return;
+      if (!(await this.held(job, () => this.repo.takeLease(id, this.id, this.leaseSeconds)))) {
         // Another worker holds it: alive (it renews the lease), or dead (the lease runs out). Come back just after
         // the lease can have run out, so a dead worker's job is taken over without waiting a whole lease.
-        const cur = await this.held(job, () => this.table().where('id', id).first('lease_until'));
-        const left = Number(cur?.lease_until ?? 0) - now();
-        m.nak(Math.min(this.leaseSeconds, Math.max(0, left)) * 1000 + 1000);
-        return false;
+        const left = await this.held(job, () => this.repo.leaseLeft(id));
+        return { nak: Math.min(this.leaseSeconds, left) * 1000 + 1000 };
       }
       job.leased = true;
       job.renewedAt = Date.now();
-      return true;
+      return 'leased';
     } catch (err) {
       // Shut down while held: hand the job back at once.
       if (!job.ac.signal.aborted) throw err;
-      m.nak();
-      return false;
+      return { nak: 0 };
     }
   }
 
-  private async runLeased(job: Job): Promise<void> {
-    const { id, m, log, ac } = job;
+  private async runLeased(job: Job): Promise<Outcome> {
+    const { id, log, ac } = job;
     try {
       await this.run(job);
-      m.ack();
+      return;
     } catch (err) {
-      if (job.lostLease) {
-        // Neither ack nor nak: the worker that holds the lease now owns the job's fate.
-      } else if (err instanceof Requeue || ac.signal.aborted) {
+      // Neither ack nor nak: the worker that holds the lease now owns the job's fate.
+      if (job.lostLease) return 'leave';
+      if (err instanceof Requeue || ac.signal.aborted) {
         log.info('job handed back to the queue');
-        m.nak(this.stopping ? 0 : 5000);
-      } else if (isDeterministic(err)) {
-        await this.held(job, () => this.fail(id, err));
-        m.ack();
-      } else if (m.info.deliveryCount >= this.maxDeliver) {
-        log.error({ err }, 'job failed on its last delivery');
-        await this.held(job, () => this.fail(id, err));
-        m.ack();
-      } else {
-        log.warn({ err }, 'transient failure; job will be redelivered');
-        m.nak(Math.min(60_000, 2000 * m.info.deliveryCount));
+        return { nak: job.d.signal.aborted ? 0 : 5000 };
       }
+      // The consumer's policy (fail now, on the last delivery, or retry later), applied while the lease is still ours.
+      return job.d.failure(err, async () => {
+        try {
+          await this.held(job, () => this.fail(id, err));
+        } catch (e) {
+          if (job.lostLease) return 'leave'; // taken over while failing it: the new holder decides
+          throw e;
+        }
+      });
     }
   }
 
-  /** In-progress ack (JetStream restarts the ack wait: no redelivery while we are alive) and, once leased, lease renewal. */
-  private heartbeat(job: Job): void {
-    try {
-      job.m.working();
-    } catch {
-      // connection closing; the lease below still speaks for us
-    }
+  /** Lease renewal with each heartbeat, once leased. */
+  private renewInBackground(job: Job): void {
     if (!job.leased || job.renewing || job.lostLease) return;
     job.renewing = true;
     void this.renewLease(job)
@@ -296,8 +211,7 @@ export class PipelineWorker {
   /** Extends our lease; false (and the job stops) when another worker has taken it over. Throws when the database is away. */
   private async renewLease(job: Job): Promise<boolean> {
     const at = Date.now();
-    const n = await this.table().where({ id: job.id, worker: this.id }).update({ lease_until: now() + this.leaseSeconds });
-    if (n > 0) {
+    if (await this.repo.renewLease(job.id, this.id, this.leaseSeconds)) {
       job.renewedAt = Math.max(job.renewedAt, at);
       return true;
     }
@@ -312,40 +226,32 @@ export class PipelineWorker {
   }
 
   /**
-   * Runs one database step of a job. While the database is unreachable the job is held instead of failed: the
-   * heartbeat keeps its delivery in progress, and the step is tried again every STORE_RETRY_MS, so an outage of any
-   * length spends none of the job's deliveries. The lease may have run out during the outage (its renewals failed),
-   * and another worker may have taken the job over meanwhile: so after a failed try, or when the heartbeat has not
-   * renewed the lease lately, a leased job renews it before the step, and stops (leaving the job to the new holder)
-   * rather than write over it. Any other failure is thrown as it is.
+   * Runs one database step of a job, held through a database outage (`holdThroughOutage`: the consumer's heartbeats
+   * keep the delivery in progress, the step is tried again every 2 s), so an outage of any length spends none of the
+   * job's deliveries. The lease may have run out during the outage (its renewals failed), and another worker may
+   * have taken the job over meanwhile: so after a failed try, or when the heartbeat has not renewed the lease lately,
+   * a leased job renews it before the step, and stops (leaving the job to the new holder) rather than write over it.
    */
-  private async held<T>(job: Job, step: () => Promise<T>): Promise<T> {
-    for (let away = false; ; ) {
-      try {
+  private held<T>(job: Job, step: () => Promise<T>): Promise<T> {
+    return holdThroughOutage(step, {
+      signal: job.ac.signal,
+      log: job.log,
+      what: 'job',
+      beforeTry: async (away) => {
         const stale = Date.now() - job.renewedAt > 2 * this.heartbeatMs;
         if (job.leased && (away || stale) && !(await this.renewLease(job))) throw new Requeue();
-        const out = await step();
-        if (away) job.log.info('database back; job continues');
-        return out;
-      } catch (err) {
-        if (!isStoreUnavailable(err) || this.stopping || job.ac.signal.aborted) throw err;
-        if (!away) job.log.warn({ err: String(err) }, 'database unavailable; job held until it returns');
-        away = true;
-        await sleep(STORE_RETRY_MS, undefined, { signal: job.ac.signal }).catch(() => undefined);
-        if (job.ac.signal.aborted) throw new Requeue();
-      }
-    }
+      },
+    });
   }
 
   /** Every database step below goes through `held`: a database outage holds the job where it is. */
   private async run(job: Job): Promise<void> {
     const { id, ac: { signal } } = job;
-    const row = await this.held(job, () => this.table().where('id', id).first());
+    const row = (await this.held(job, () => this.repo.find(id)))!;
     if (row.state === 'cancelling') return this.held(job, () => this.finishCancel(id));
-    // Only a queued analysis becomes running: a concurrent cancel of a queued one must win.
-    if (row.state === 'queued') await this.held(job, () => this.table().where({ id, state: 'queued' }).update({ state: 'running', updated_at: now() }));
-    const pair = { origin: { url: row.origin_url as string, commit: row.origin_commit as string }, target: { url: row.target_url as string, commit: row.target_commit as string } };
-    const stages = row.stages as StageView[];
+    if (row.state === 'queued') await this.held(job, () => this.repo.startRunning(id));
+    const pair = { origin: { url: row.origin_url, commit: row.origin_commit }, target: { url: row.target_url, commit: row.target_commit } };
+    const stages = row.stages;
     const gitDirs = { origin: this.o.cache.pathFor(pair.origin.url), target: this.o.cache.pathFor(pair.target.url) };
 
     // Both repositories stay locked (in a fixed order) while the stages read them, so eviction or another fetch cannot pull them away.
@@ -360,9 +266,9 @@ export class PipelineWorker {
         for (const name of STAGE_NAMES) {
           const current = stages.find((s) => s.name === name)!;
           if (current.state === 'done' && !(name === 'fetch' && refetch)) continue;
-          const fresh = await this.held(job, () => this.table().where('id', id).first('cancel_requested', 'state'));
-          if (fresh.cancel_requested) return this.held(job, () => this.finishCancel(id));
-          if (this.stopping || signal.aborted) throw new Requeue();
+          const fresh = await this.held(job, () => this.repo.stateOf(id));
+          if (fresh?.cancel_requested) return this.held(job, () => this.finishCancel(id));
+          if (signal.aborted) throw new Requeue();
           // A stage left `running` was interrupted (its worker died, shut down or failed transiently): this is a retry.
           const attempt = (current.attempt ?? (current.state === 'pending' ? 0 : 1)) + 1;
           await this.runStage(job, name, attempt, pair, gitDirs);
@@ -380,7 +286,7 @@ export class PipelineWorker {
 
   private async runStage(job: Job, name: StageName, attempt: number, pair: StageContext['pair'], gitDirs: StageContext['gitDirs']): Promise<void> {
     const { id, log, ac: { signal } } = job;
-    await this.held(job, () => this.patchStage(id, name, { state: 'running', startedAt: String(now()), finishedAt: null, done: null, total: null, unit: null, attempt }));
+    await this.held(job, () => this.repo.patchStage(id, name, { state: 'running', startedAt: String(now()), finishedAt: null, done: null, total: null, unit: null, attempt }));
     if (attempt > 1) {
       this.retries.inc({ stage: name });
       log.info({ stage: name, attempt }, 'stage retried');
@@ -405,7 +311,7 @@ export class PipelineWorker {
         last = { done: p.done, total: p.total, unit: p.unit };
         if (Date.now() - lastWrite > 500) {
           lastWrite = Date.now();
-          void this.patchStage(id, name, { done: last.done, total: last.total, unit: last.unit }).catch(() => undefined);
+          void this.repo.patchStage(id, name, { done: last.done, total: last.total, unit: last.unit }).catch(() => undefined);
         }
       },
     };
@@ -421,11 +327,8 @@ export class PipelineWorker {
     await this.held(job, () =>
       this.o.db.transaction(async (trx) => {
         await this.store.save(trx, id, name, output);
-        await this.patchStage(id, name, { state: 'done', finishedAt: String(now()), done: last.done, total: last.total, unit: last.unit }, trx);
-        if (name === 'fetch') {
-          const f = output as FetchOutput;
-          await trx.withSchema(SCHEMA).table('analyses').where('id', id).update({ committed_at_origin: f.committedAt.origin, committed_at_target: f.committedAt.target });
-        }
+        await this.repo.patchStage(id, name, { state: 'done', finishedAt: String(now()), done: last.done, total: last.total, unit: last.unit }, trx);
+        if (name === 'fetch') await this.repo.setCommitTimes(id, (output as FetchOutput).committedAt, trx);
       }),
     );
     await this.progress(job, name, 'done', last.done, last.total, attempt);
@@ -435,23 +338,15 @@ export class PipelineWorker {
   private async publish(job: Job, attempt: number): Promise<void> {
     const { id, log } = job;
     const m = await this.held(job, () => this.store.load<{ hash: string; bytesBase64: string }>(id, 'manifest'));
-    // Idempotent (a retry after a commit whose answer was lost writes the same again).
-    await this.held(job, () =>
-      this.o.db.transaction(async (trx) => {
-        await trx.withSchema(SCHEMA).table('manifests').insert({ analysis_id: id, manifest_hash: m.hash, bytes: Buffer.from(m.bytesBase64, 'base64') }).onConflict('analysis_id').ignore();
-        await this.patchStage(id, 'publish', { state: 'done', finishedAt: String(now()), done: 1, total: 1, unit: 'items' }, trx);
-        await trx.withSchema(SCHEMA).table('analyses').where('id', id).update({ state: 'completed', manifest_hash: m.hash, updated_at: now() });
-      }),
-    );
+    await this.held(job, () => this.repo.complete(id, { hash: m.hash, bytes: Buffer.from(m.bytesBase64, 'base64') }));
     await this.held(job, () => this.store.clear(id));
-    const row = await this.held(job, () => this.table().where('id', id).first());
+    const row = (await this.held(job, () => this.repo.find(id)))!;
     await this.held(job, () => this.publishCompleted(row));
     await this.progress(job, 'publish', 'done', 1, 1, attempt);
     log.info({ manifestHash: m.hash }, 'analysis completed');
   }
 
-  private async publishCompleted(row: Record<string, unknown>): Promise<void> {
-    const bytes = await this.o.db.withSchema(SCHEMA).table('manifests').where('analysis_id', row.id as string).first(this.o.db.raw('octet_length(bytes) as n'));
+  private async publishCompleted(row: AnalysisRow): Promise<void> {
     const event: AnalysisCompletedEvent = {
       analysisId: String(row.id),
       pair: {
@@ -460,58 +355,30 @@ export class PipelineWorker {
       },
       engineVersion: String(row.engine_version),
       manifestHash: String(row.manifest_hash),
-      manifestBytes: Number(bytes?.n ?? 0),
+      manifestBytes: await this.repo.manifestBytes(String(row.id)),
       completedAt: String(row.updated_at),
     };
-    await this.o.js.publish(eventSubjects.analysisCompleted, JSON.stringify(event), { msgID: `completed-${row.id}` });
+    await this.o.js.publish(messages.analysisCompleted, event);
   }
 
   private async finishCancel(id: string): Promise<void> {
-    await this.o.db.transaction(async (trx) => {
-      const row = await trx.withSchema(SCHEMA).table('analyses').where('id', id).forUpdate().first();
-      const stages = (row.stages as StageView[]).map((s) => (s.state === 'pending' || s.state === 'running' ? { ...s, state: 'cancelled' } : s));
-      await trx.withSchema(SCHEMA).table('analyses').where('id', id).update({ state: 'cancelled', stages: JSON.stringify(stages), updated_at: now() });
-    });
+    await this.repo.finishCancel(id);
     await this.store.clear(id);
     this.o.log.info({ analysisId: id }, 'analysis cancelled at a stage boundary');
   }
 
   private async fail(id: string, err: unknown): Promise<void> {
     const e = describe(err);
-    await this.o.db.transaction(async (trx) => {
-      const row = await trx.withSchema(SCHEMA).table('analyses').where('id', id).forUpdate().first();
-      const stages = (row.stages as StageView[]).map((s) => (s.state === 'running' ? { ...s, state: 'failed', finishedAt: String(now()) } : s));
-      await trx.withSchema(SCHEMA).table('analyses').where('id', id).update({ state: 'failed', error: JSON.stringify(e), stages: JSON.stringify(stages), updated_at: now() });
-    });
+    await this.repo.fail(id, e);
     await this.store.clear(id);
     this.o.log.warn({ analysisId: id, code: e.code, limit: e.limit }, 'analysis failed');
   }
 
-  private async patchStage(id: string, name: StageName, patch: Partial<StageView>, trx?: Knex.Transaction): Promise<void> {
-    const q = trx ?? this.o.db;
-    // jsonb update in place: the stage list is small and only this job's worker writes it.
-    await q.raw(
-      `UPDATE ${SCHEMA}.analyses SET stages = (
-         SELECT jsonb_agg(CASE WHEN s->>'name' = ? THEN s || ?::jsonb ELSE s END ORDER BY ord)
-         FROM jsonb_array_elements(stages) WITH ORDINALITY AS t(s, ord)
-       ), updated_at = ? WHERE id = ?`,
-      [name, JSON.stringify(patch), now(), id],
-    );
-  }
-
   private async progress(job: Job, stage: StageName, stageState: 'running' | 'done', done: number | null, total: number | null, attempt: number): Promise<void> {
     const id = job.id;
-    const row = await this.held(job, () => this.table().where('id', id).first('state'));
-    const event: AnalysisProgressEvent = { analysisId: id, state: row.state, stage, stageState, done, total, attempt, at: String(now()) };
-    await this.o.js.publish(eventSubjects.analysisProgress, JSON.stringify(event)).catch(() => undefined);
-  }
-}
-
-function safeJson(m: JsMsg): unknown {
-  try {
-    return m.json();
-  } catch {
-    return null;
+    const row = await this.held(job, () => this.repo.stateOf(id));
+    const event: AnalysisProgressEvent = { analysisId: id, state: row!.state, stage, stageState, done, total, attempt, at: String(now()) };
+    await this.o.js.publish(messages.analysisProgress, event).catch(() => undefined);
   }
 }
 
@@ -519,14 +386,13 @@ function safeJson(m: JsMsg): unknown {
 function isDeterministic(err: unknown): boolean {
   // An unreachable remote may be back on the next delivery; the others will answer the same.
   if (err instanceof ApiError) return !['SERVICE_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'INTERNAL', 'REPOSITORY_UNREACHABLE'].includes(err.code);
-  return isEngineError(err) && !['CANCELLED', 'STAGE_FAILED'].includes((err as { code: string }).code);
+  return isEngineError(err) && !['CANCELLED', 'STAGE_FAILED'].includes(err.code);
 }
 
-function describe(err: unknown): { code: string; message: string; limit: string | null } {
-  if (err instanceof ApiError) return { code: err.code, message: err.message, limit: /maxRepoBytes/.test(err.message) ? 'maxRepoBytes' : null };
-  if (isEngineError(err)) {
-    const e = err as { code: string; message: string; limit?: string };
-    return { code: e.code, message: e.message, limit: e.limit ?? null };
-  }
+/** What the failed analysis records; `limit` names the bound it hit, from the error's type. */
+function describe(err: unknown): AnalysisFailure {
+  if (err instanceof LimitError) return { code: err.code, message: err.message, limit: err.limit };
+  if (err instanceof ApiError) return { code: err.code, message: err.message, limit: null };
+  if (isEngineError(err)) return { code: err.code, message: err.message, limit: err.limit ?? null };
   return { code: 'INTERNAL', message: 'The analysis failed for an internal reason.', limit: null };
 }

@@ -1,7 +1,7 @@
 // From an analysis-completed event to a published case: read the manifest from the
 // pipeline in chunks, check its hash, parse it, build the report, write it once.
 import { createHash } from 'node:crypto';
-import { eventSubjects, ManifestSchema, subjects, type AnalysisCompletedEvent, type CasePublishedEvent } from '@lineage/schemas';
+import { ManifestSchema, subjects, type AnalysisCompletedEvent, type CasePublishedEvent } from '@lineage/schemas';
 import { ApiError, type Logger, type Nats } from '@lineage/service-kit';
 import { buildCase } from './report';
 import { isStorableId, type CaseStore } from './store';
@@ -25,8 +25,8 @@ export interface IngestOptions {
 export class Ingest {
   constructor(
     private readonly nats: () => Nats,
-    /** Publishes on the events stream (JetStream); resolves once the stream has the message. */
-    private readonly publish: (subject: string, data: string, msgId: string) => Promise<unknown>,
+    /** Publishes the case-published event on the events stream; resolves once the stream has it. */
+    private readonly announce: (event: CasePublishedEvent) => Promise<unknown>,
     private readonly store: CaseStore,
     private readonly facts: CaseFacts,
     private readonly log: Logger,
@@ -69,10 +69,6 @@ export class Ingest {
     const stored = await this.store.caseOfAnalysis(event.analysisId);
     if (stored) await this.announce({ analysisId: event.analysisId, caseId: stored.id, manifestHash: stored.manifestHash, publishedAt: stored.createdAt });
     return { caseId: out.id, created: out.created };
-  }
-
-  private async announce(e: CasePublishedEvent): Promise<void> {
-    await this.publish(eventSubjects.casePublished, JSON.stringify(e), `case-${e.analysisId}`);
   }
 
   private async readManifest(event: AnalysisCompletedEvent, opts: IngestOptions): Promise<Buffer> {

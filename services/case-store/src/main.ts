@@ -1,4 +1,5 @@
-import { CursorCodec, baseServiceOptions, ensureStreams, openServiceDb, runMain, startService, type Nats } from '@lineage/service-kit';
+import { messages, type CasePublishedEvent } from '@lineage/schemas';
+import { CursorCodec, JetStream, baseServiceOptions, openServiceDb, runMain, startService, type Nats } from '@lineage/service-kit';
 import { loadCaseStoreConfig } from './config';
 import { SCHEMA, migrations } from './migrations';
 import { CaseStore } from './store';
@@ -34,9 +35,9 @@ runMain('case-store', async () => {
         presence.start();
       }
       if (config.CONSUMER_ENABLED) {
-        const js = await ensureStreams(n.nc);
-        const publish = (subject: string, data: string, msgID: string) => js.publish(subject, data, { msgID });
-        consumer = new CompletedEventsConsumer(n.nc, new Ingest(bus, publish, store, facts, rt.log), rt.log, {
+        const js = await JetStream.open(n.nc);
+        const announce = (e: CasePublishedEvent) => js.publish(messages.casePublished, e);
+        consumer = new CompletedEventsConsumer(js, new Ingest(bus, announce, store, facts, rt.log), rt.log, {
           maxDeliver: config.CONSUMER_MAX_DELIVER,
           concurrency: config.CONSUMER_CONCURRENCY,
           maxManifestBytes: config.MANIFEST_MAX_BYTES,
