@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { compare } from './compare';
 import { decide } from './decide';
 import { EngineError, inStage, type ErrorSide } from './errors';
-import { fingerprint } from './fingerprint';
+import { fingerprint, type FingerprintMemo } from './fingerprint';
 import { BlobReader } from './git/catfile';
 import { resolveGitDir } from './git/runner';
 import { histories } from './history';
@@ -60,12 +60,18 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
     pairHistory.catch(() => undefined); // awaited below; a fingerprint failure must not leave it unhandled
     let comparison;
     try {
+      // A blob both sides hold (a fork's unchanged files) is tokenised once.
+      const memo: FingerprintMemo = new Map();
       const [oFp, tFp] = await Promise.all([
-        inStage('fingerprint', 'origin', () => fingerprint(input.origin, oInv, { ...o, pool })),
-        inStage('fingerprint', 'target', () => fingerprint(input.target, tInv, { ...t, pool })),
+        inStage('fingerprint', 'origin', () => fingerprint(input.origin, oInv, { ...o, pool, memo })),
+        inStage('fingerprint', 'target', () => fingerprint(input.target, tInv, { ...t, pool, memo })),
       ]);
+      memo.clear();
       const { origin: oHist, target: tHist, topology } = await pairHistory;
       between();
+      // Dating fingerprints one old version at a time (a binary search per fragment): one worker does it as
+      // fast, and the others' heaps and WebAssembly memory are freed before compare allocates its own.
+      if (!input.pool) await pool.shrink(1);
       // The pool stays up for compare: dating fingerprints old versions there, off this thread.
       comparison = await inStage('compare', null, () => compare(
         { repo: input.origin, inventory: oInv, fingerprints: oFp, history: oHist },

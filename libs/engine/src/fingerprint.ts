@@ -4,7 +4,7 @@ import { isCodeClass } from './classify';
 import { Deadline, resolveLimits } from './limits';
 import { FingerprintPool } from './workers/pool';
 import { DEFAULT_K, DEFAULT_WINDOW } from './winnow';
-import type { FileJob } from './fingerprint-file';
+import type { FileJob, FileResult } from './fingerprint-file';
 import type { Inventory, Fingerprints, RepoRef } from './types';
 import type { StageOptions } from './inventory';
 
@@ -13,7 +13,18 @@ export interface FingerprintOptions extends StageOptions {
   k?: number;
   window?: number;
   pool?: FingerprintPool;
+  /**
+   * Shared by the two sides' calls of one analysis (with the same pool): a blob
+   * both repositories hold (same id, language and test class) is tokenised
+   * once, and the other side takes the result under its own path. A result
+   * depends on the path only through the path it records, so both sides get
+   * what they would have computed. Without one, duplicates within the side are shared.
+   */
+  memo?: FingerprintMemo;
 }
+
+/** Results by blob (see FingerprintOptions.memo); create one per analysis and drop it after the fingerprint stage. */
+export type FingerprintMemo = Map<string, Promise<FileResult>>;
 
 const BATCH_BYTES = 512 * 1024;
 const MANIFEST_FILE = /(^|\/)(package\.json|requirements[^/]*\.txt|pyproject\.toml|setup\.py|setup\.cfg|go\.mod|Cargo\.toml|pom\.xml|build\.gradle|Gemfile|composer\.json|foundry\.toml|remappings\.txt)$|^readme(\.\w+)?$/i;
@@ -42,21 +53,36 @@ export async function fingerprint(repo: RepoRef, inv: Inventory, opts: Fingerpri
         if (b) result.manifests.push({ path: f.path, blobId: f.blobId, text: b.toString('utf8') });
       }
     }
-    // Batches are formed from the sorted file list only, so they do not depend on worker count.
-    let cur: FileJob[] = [];
+    // Batches are formed from the sorted file list only, so they do not depend on worker count
+    // (a blob the other side already sent is left out of this side's batches: the result is the same).
+    interface Slot { path: string; result: Promise<FileResult>; own: boolean }
+    const slots: Slot[] = [];
+    let cur: { job: FileJob; resolve: (r: FileResult) => void; reject: (e: unknown) => void }[] = [];
     let curBytes = 0;
-    const pending: Promise<Awaited<ReturnType<FingerprintPool['run']>>>[] = [];
+    const pending: Promise<unknown>[] = [];
+    // Also within one side: the same blob at two paths is tokenised once.
+    const memo = opts.memo ?? new Map<string, Promise<FileResult>>();
+    let borrowed = 0;
     let done = 0;
     let settled = 0;
+    const progress = (n: number): void => {
+      done += n;
+      opts.onProgress?.({ stage: 'fingerprint', done, total: codeFiles.length, unit: 'files', ...(opts.side ? { side: opts.side } : {}) });
+    };
     const flush = (): void => {
       if (!cur.length) return;
       const batch = cur;
       pending.push(
-        pool.run(batch).then((r) => {
-          done += batch.length;
-          opts.onProgress?.({ stage: 'fingerprint', done, total: codeFiles.length, unit: 'files', ...(opts.side ? { side: opts.side } : {}) });
-          return r;
-        }),
+        pool.run(batch.map((b) => b.job)).then(
+          (r) => {
+            batch.forEach((b, j) => b.resolve(r[j]!));
+            progress(batch.length);
+          },
+          (e: unknown) => {
+            for (const b of batch) b.reject(e);
+            throw e;
+          },
+        ),
       );
       cur = [];
       curBytes = 0;
@@ -65,7 +91,25 @@ export async function fingerprint(repo: RepoRef, inv: Inventory, opts: Fingerpri
     for await (const b of reader.readListed(codeFiles.map((f) => ({ oid: f.blobId, size: f.size })), limits.maxFileBytes)) {
       const f = codeFiles[i++]!;
       if (!b) continue;
-      cur.push({ path: f.path, blobId: f.blobId, language: f.language, isTest: f.class === 'test', text: b.toString('utf8') });
+      const isTest = f.class === 'test';
+      const key = `${k}\0${w}\0${f.language ?? ''}\0${isTest ? 1 : 0}\0${f.blobId}`;
+      const known = memo.get(key);
+      if (known) {
+        // Awaited only after this side's own batches are all sent: the side holding it may not have sent it yet.
+        slots.push({ path: f.path, result: known, own: false });
+        borrowed++;
+        continue;
+      }
+      let resolve!: (r: FileResult) => void;
+      let reject!: (e: unknown) => void;
+      const result = new Promise<FileResult>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      result.catch(() => undefined); // a failed batch is reported through `pending`
+      memo.set(key, result);
+      slots.push({ path: f.path, result, own: true });
+      cur.push({ job: { path: f.path, blobId: f.blobId, language: f.language, isTest, text: b.toString('utf8') }, resolve, reject });
       curBytes += b.length;
       if (curBytes >= BATCH_BYTES) {
         flush();
@@ -75,14 +119,19 @@ export async function fingerprint(repo: RepoRef, inv: Inventory, opts: Fingerpri
       }
     }
     flush();
-    const all = await Promise.all(pending);
-    for (const batch of all) {
-      for (const r of batch) {
-        result.files.push(r.fp);
-        result.totalTokens += r.fp.tokens;
-        for (const it of r.language) result.language.push(it);
-        for (const it of r.tests) result.tests.push(it);
-      }
+    await Promise.all(pending);
+    if (borrowed) {
+      await Promise.all(slots.map((s) => s.result));
+      progress(borrowed);
+    }
+    for (const s of slots) {
+      const r = await s.result;
+      const fp = s.own || r.fp.path === s.path ? r.fp : { ...r.fp, path: s.path };
+      const relabel = (items: FileResult['language']): FileResult['language'] => (s.own || r.fp.path === s.path ? items : items.map((it) => ({ ...it, path: s.path })));
+      result.files.push(fp);
+      result.totalTokens += fp.tokens;
+      for (const it of relabel(r.language)) result.language.push(it);
+      for (const it of relabel(r.tests)) result.tests.push(it);
     }
     deadline.check();
     return result;

@@ -28,14 +28,15 @@ export const MIN_FRAGMENT_FINGERPRINTS = 3;
 const MAX_GAP = 4;
 
 /**
- * Fingerprint -> locations, as sorted typed arrays rather than Maps: a Map
- * entry with a 53-bit key costs a boxed number and a hash-table slot, and a
- * large pair (hundreds of thousands of fingerprints a side) spent over 100 MB
- * of transient heap on them. Lookups are binary searches over the distinct
- * hashes; each hash's locations keep insertion order (file, then position).
+ * Fingerprint -> locations, as typed arrays rather than Maps: a Map entry with
+ * a 53-bit key costs a boxed number and a hash-table slot, and a large pair
+ * (hundreds of thousands of fingerprints a side) spent over 100 MB of
+ * transient heap on them. Lookups go through an open-addressing table over
+ * the distinct hashes (numbered in order of first appearance); each hash's
+ * locations keep insertion order (file, then position).
  */
 interface Index {
-  /** distinct hashes, ascending */
+  /** distinct hashes, in order of first appearance */
   keys: Float64Array;
   /** locations of keys[k] are locs[start[k] .. start[k + 1]) */
   start: Uint32Array;
@@ -43,6 +44,9 @@ interface Index {
   locs: Float64Array;
   /** distinct files holding keys[k] */
   df: Uint32Array;
+  /** slot -> key number or -1, linear probing from the hash's low bits; a power of two at least twice the keys */
+  table: Int32Array;
+  mask: number;
 }
 
 const PACK = 0x100000; // fp index < 2^20 (files are bounded by maxFileBytes)
@@ -50,24 +54,36 @@ const PACK = 0x100000; // fp index < 2^20 (files are bounded by maxFileBytes)
 function buildIndex(files: FileFingerprints[], withLocations: boolean): Index {
   let n = 0;
   for (const file of files) for (let i = 0; i < file.hashes.length; i++) if (!file.lowEntropy[i]) n++;
-  const sorted = new Float64Array(n);
-  let j = 0;
-  for (const file of files) for (let i = 0; i < file.hashes.length; i++) if (!file.lowEntropy[i]) sorted[j++] = file.hashes[i]!;
-  sorted.sort();
-  let u = 0;
-  for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[u++] = sorted[i]!;
-  const keys = sorted.slice(0, u);
-  const start = new Uint32Array(u + 1);
-  const df = new Uint32Array(u);
-  const last = new Int32Array(u).fill(-1);
-  // Pass 1: counts per key, and distinct files (files come in ascending order, so a change of file is a new one).
+  let size = 2;
+  while (size < 2 * n) size *= 2;
+  const mask = size - 1;
+  const table = new Int32Array(size).fill(-1);
+  const keys = new Float64Array(n);
+  const start = new Uint32Array(n + 1);
+  const df = new Uint32Array(n);
+  const last = new Int32Array(n).fill(-1);
+  // Pass 1: key numbers, counts per key, and distinct files (files come in ascending order, so a change of file is a new one).
   const slotOf = new Uint32Array(n);
-  j = 0;
+  let u = 0;
+  let j = 0;
   for (let f = 0; f < files.length; f++) {
     const file = files[f]!;
     for (let i = 0; i < file.hashes.length; i++) {
       if (file.lowEntropy[i]) continue;
-      const k = find(keys, file.hashes[i]!);
+      const h = file.hashes[i]!;
+      let s = (h >>> 0) & mask;
+      let k: number;
+      for (;;) {
+        k = table[s]!;
+        if (k < 0) {
+          k = u++;
+          table[s] = k;
+          keys[k] = h;
+          break;
+        }
+        if (keys[k] === h) break;
+        s = (s + 1) & mask;
+      }
       slotOf[j++] = k;
       start[k + 1]!++;
       if (last[k] !== f) {
@@ -86,25 +102,23 @@ function buildIndex(files: FileFingerprints[], withLocations: boolean): Index {
       for (let i = 0; i < file.hashes.length; i++) if (!file.lowEntropy[i]) locs[fill[slotOf[j++]!]!++] = f * PACK + i;
     }
   }
-  return { keys, start, locs, df };
+  return { keys, start, locs, df, table, mask };
 }
 
-/** Index of h in the ascending keys, or -1. */
-function find(keys: Float64Array, h: number): number {
-  let lo = 0;
-  let hi = keys.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = keys[mid]!;
-    if (v < h) lo = mid + 1;
-    else if (v > h) hi = mid - 1;
-    else return mid;
+/** Key number of h in the index, or -1. */
+function find(idx: Index, h: number): number {
+  const { table, keys, mask } = idx;
+  let s = (h >>> 0) & mask;
+  for (;;) {
+    const k = table[s]!;
+    if (k < 0) return -1;
+    if (keys[k] === h) return k;
+    s = (s + 1) & mask;
   }
-  return -1;
 }
 
 const dfOf = (idx: Index, h: number): number => {
-  const k = find(idx.keys, h);
+  const k = find(idx, h);
   return k < 0 ? 0 : idx.df[k]!;
 };
 
@@ -118,67 +132,74 @@ const dfOf = (idx: Index, h: number): number => {
 export function matchCode(o: Fingerprints, t: Fingerprints, isCommon: (h: number) => boolean = isCommonFingerprint): CodeMatch {
   const oi = buildIndex(o.files, true);
   const ti = buildIndex(t.files, false);
-  const rare = (h: number): boolean => dfOf(oi, h) <= MAX_FILES_PER_FINGERPRINT && dfOf(ti, h) <= MAX_FILES_PER_FINGERPRINT && !isCommon(h);
-
-  // Matches grouped by file pair: key -> flat [oFp, tFp, ...] in target order.
-  const byPair = new Map<number, number[]>();
+  // Matches are taken file pair by file pair in ascending (target file, origin file) order, each pair's
+  // in target order: the target files are walked in order, and one target file's matches are grouped by
+  // origin file (a stable counting sort) before the next file is read. Only flat typed buffers are
+  // allocated here; a large pair makes hundreds of thousands of matches and runs, almost all too short
+  // to become fragments, and a Map of arrays and an object per run cost over 200 MB of garbage.
+  const fragments: Fragment[] = [];
   const nO = o.files.length;
+  let mo: Int32Array = new Int32Array(1024); // origin file of each match of the current target file
+  let mp: Int32Array = new Int32Array(1024); // origin fingerprint index
+  let mq: Int32Array = new Int32Array(1024); // target fingerprint index
+  let sp: Int32Array = new Int32Array(1024); // the same matches grouped by origin file
+  let sq: Int32Array = new Int32Array(1024);
+  const count = new Int32Array(nO);
+  const at = new Int32Array(nO);
+  const runs = new Runs();
   for (let tf = 0; tf < t.files.length; tf++) {
     const file = t.files[tf]!;
+    let n = 0;
+    const touched: number[] = [];
     for (let q = 0; q < file.hashes.length; q++) {
       if (file.lowEntropy[q]) continue;
       const h = file.hashes[q]!;
-      const k = find(oi.keys, h);
-      if (k < 0 || !rare(h)) continue;
+      const k = find(oi, h);
+      if (k < 0 || oi.df[k]! > MAX_FILES_PER_FINGERPRINT || dfOf(ti, h) > MAX_FILES_PER_FINGERPRINT || isCommon(h)) continue; // not rare
       for (let li = oi.start[k]!; li < oi.start[k + 1]!; li++) {
         const packed = oi.locs[li]!;
         const of = Math.floor(packed / PACK);
-        const p = packed - of * PACK;
-        const key = tf * nO + of;
-        let arr = byPair.get(key);
-        if (!arr) byPair.set(key, (arr = []));
-        arr.push(p, q);
-      }
-    }
-  }
-
-  const fragments: Fragment[] = [];
-  const keys = [...byPair.keys()].sort((a, b) => a - b);
-  for (const key of keys) {
-    const tf = Math.floor(key / nO);
-    const of = key - tf * nO;
-    const arr = byPair.get(key)!;
-    const oFile = o.files[of]!;
-    const tFile = t.files[tf]!;
-    const open: { lp: number; lq: number; frag: Fragment }[] = [];
-    for (let i = 0; i < arr.length; i += 2) {
-      const p = arr[i]!;
-      const q = arr[i + 1]!;
-      let target: (typeof open)[number] | undefined;
-      for (let j = open.length - 1; j >= 0 && j >= open.length - 16; j--) {
-        const c = open[j]!;
-        const dp = p - c.lp;
-        const dq = q - c.lq;
-        if (dp > 0 && dp <= MAX_GAP && dq > 0 && dq <= MAX_GAP) {
-          target = c;
-          break;
+        if (n === mo.length) {
+          mo = grow(mo);
+          mp = grow(mp);
+          mq = grow(mq);
         }
-      }
-      if (target) {
-        target.lp = p;
-        target.lq = q;
-        target.frag.originFps.push(p);
-        target.frag.targetFps.push(q);
-      } else {
-        open.push({ lp: p, lq: q, frag: { originFile: of, targetFile: tf, originFps: [p], targetFps: [q], origin: { startLine: 0, endLine: 0 }, target: { startLine: 0, endLine: 0 } } });
+        mo[n] = of;
+        mp[n] = packed - of * PACK;
+        mq[n] = q;
+        n++;
+        if (count[of]!++ === 0) touched.push(of);
       }
     }
-    for (const c of open) {
-      const f = c.frag;
-      if (f.originFps.length < MIN_FRAGMENT_FINGERPRINTS) continue;
-      f.origin = span(oFile, f.originFps);
-      f.target = span(tFile, f.targetFps);
-      fragments.push(f);
+    if (n === 0) continue;
+    touched.sort((a, b) => a - b);
+    let off = 0;
+    for (const of of touched) {
+      at[of] = off;
+      off += count[of]!;
+    }
+    if (sp.length < n) {
+      sp = new Int32Array(mo.length);
+      sq = new Int32Array(mo.length);
+    }
+    for (let i = 0; i < n; i++) {
+      const j = at[mo[i]!]!++;
+      sp[j] = mp[i]!;
+      sq[j] = mq[i]!;
+    }
+    const tFile = t.files[tf]!;
+    let begin = 0;
+    for (const of of touched) {
+      const end = begin + count[of]!;
+      count[of] = 0;
+      runs.build(sp, sq, begin, end);
+      const oFile = o.files[of]!;
+      for (let r = 0; r < runs.n; r++) {
+        if (runs.len[r]! < MIN_FRAGMENT_FINGERPRINTS) continue;
+        const { originFps, targetFps } = runs.members(r, sp, sq);
+        fragments.push({ originFile: of, targetFile: tf, originFps, targetFps, origin: span(oFile, originFps), target: span(tFile, targetFps) });
+      }
+      begin = end;
     }
   }
 
@@ -200,6 +221,87 @@ export function matchCode(o: Fingerprints, t: Fingerprints, isCommon: (h: number
     originContainment: originWeighted ? coveredO / originWeighted : 0,
     targetContainment: targetWeighted ? coveredT / targetWeighted : 0,
   };
+}
+
+function grow(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+/**
+ * Ordered runs of one file pair's matches (in target order): a match extends
+ * the most recently started run among the last 16 whose last match is behind
+ * it by 1..MAX_GAP fingerprints on both sides, else it starts a run. Runs are
+ * kept in start order as linked lists over the match indices, in typed arrays
+ * reused from pair to pair.
+ */
+class Runs {
+  n = 0;
+  len = new Int32Array(256);
+  private lp = new Int32Array(256);
+  private lq = new Int32Array(256);
+  private head = new Int32Array(256);
+  private tail = new Int32Array(256);
+  private next = new Int32Array(256);
+
+  build(p: Int32Array, q: Int32Array, begin: number, end: number): void {
+    const m = end - begin;
+    if (this.next.length < m) {
+      const size = Math.max(m, this.next.length * 2);
+      this.len = new Int32Array(size);
+      this.lp = new Int32Array(size);
+      this.lq = new Int32Array(size);
+      this.head = new Int32Array(size);
+      this.tail = new Int32Array(size);
+      this.next = new Int32Array(size);
+    }
+    const { len, lp, lq, head, tail, next } = this;
+    let n = 0;
+    for (let i = 0; i < m; i++) {
+      const pi = p[begin + i]!;
+      const qi = q[begin + i]!;
+      let target = -1;
+      for (let j = n - 1; j >= 0 && j >= n - 16; j--) {
+        const dp = pi - lp[j]!;
+        const dq = qi - lq[j]!;
+        if (dp > 0 && dp <= MAX_GAP && dq > 0 && dq <= MAX_GAP) {
+          target = j;
+          break;
+        }
+      }
+      next[i] = -1;
+      if (target >= 0) {
+        lp[target] = pi;
+        lq[target] = qi;
+        next[tail[target]!] = i;
+        tail[target] = i;
+        len[target]!++;
+      } else {
+        lp[n] = pi;
+        lq[n] = qi;
+        head[n] = i;
+        tail[n] = i;
+        len[n] = 1;
+        n++;
+      }
+    }
+    this.n = n;
+    this.begin = begin;
+  }
+
+  private begin = 0;
+
+  /** Run r's origin and target fingerprint indices, in order. */
+  members(r: number, p: Int32Array, q: Int32Array): { originFps: number[]; targetFps: number[] } {
+    const originFps: number[] = [];
+    const targetFps: number[] = [];
+    for (let i = this.head[r]!; i >= 0; i = this.next[i]!) {
+      originFps.push(p[this.begin + i]!);
+      targetFps.push(q[this.begin + i]!);
+    }
+    return { originFps, targetFps };
+  }
 }
 
 /** Distinct (file, fingerprint) positions the fragments cover: one bit per fingerprint of a file, not a Set entry. */

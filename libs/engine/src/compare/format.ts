@@ -20,10 +20,10 @@ export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
 /** Keys both maps hold, in sorted order, with each side's value: the deterministic walk every layer makes. */
 export function sharedKeys<A, B>(a: Map<string, A>, b: Map<string, B>): [string, A, B][] {
   const out: [string, A, B][] = [];
-  for (const k of [...a.keys()].sort(cmp)) {
-    const vb = b.get(k);
-    if (vb !== undefined) out.push([k, a.get(k)!, vb]);
-  }
+  // Only the shared keys are sorted (the same order as sorting all of a's and skipping the rest).
+  const keys: string[] = [];
+  for (const k of a.keys()) if (b.get(k) !== undefined) keys.push(k);
+  for (const k of keys.sort(cmp)) out.push([k, a.get(k)!, b.get(k)!]);
   return out;
 }
 

@@ -18,13 +18,15 @@ export interface FirstAppearance {
  */
 export class DatingCache {
   private readonly sets = new Map<string, Set<number> | Promise<Set<number>>>();
+  /** Pinned blobs' fingerprint lists, made into sets only when a dating reads them (a few files, not every file of both sides). */
+  private readonly known = new Map<string, readonly number[]>();
   constructor(private readonly pool: FingerprintPool, private readonly maxFileBytes: number) {}
 
   /** Fingerprints already computed for the pinned blobs, reused instead of tokenising again. */
   seed(known: Fingerprints): void {
     for (const f of known.files) {
       const key = `${f.language}\0${f.blobId}`;
-      if (!this.sets.has(key)) this.sets.set(key, new Set(f.hashes));
+      if (!this.known.has(key)) this.known.set(key, f.hashes);
     }
   }
 
@@ -32,6 +34,12 @@ export class DatingCache {
     const key = `${language ?? 'generic'}\0${blobId}`;
     const hit = this.sets.get(key);
     if (hit) return hit;
+    const seeded = this.known.get(key);
+    if (seeded) {
+      const s = new Set(seeded);
+      this.sets.set(key, s);
+      return s;
+    }
     const job = (async () => {
       const b = await reader.readBlob(blobId, this.maxFileBytes);
       if (!b) return new Set<number>();

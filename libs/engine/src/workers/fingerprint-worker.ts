@@ -1,6 +1,7 @@
 // Worker-thread entry: fingerprints batches of files sent by the pool.
 import { parentPort } from 'node:worker_threads';
 import { fingerprintFile, type FileJob, type FileResult } from '../fingerprint-file';
+import { toWire } from './wire';
 
 interface Request {
   id: number;
@@ -14,7 +15,8 @@ parentPort?.on('message', (req: Request) => {
     try {
       const results: FileResult[] = [];
       for (const j of req.jobs) results.push(await fingerprintFile(j, req.k, req.w));
-      parentPort!.postMessage({ id: req.id, results });
+      const wire = toWire(results);
+      parentPort!.postMessage({ id: req.id, results: wire.results }, wire.transfer);
     } catch (e) {
       parentPort!.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) });
     }

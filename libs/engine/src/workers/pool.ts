@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { fingerprintFile, type FileJob, type FileResult } from '../fingerprint-file';
+import { fromWire, type WireResult } from './wire';
 
 /**
  * Runs fingerprint batches on worker threads, or in-process when workers <= 1.
@@ -53,11 +54,11 @@ export class FingerprintPool {
     try {
       return await new Promise<FileResult[]>((resolve, reject) => {
         const id = this.nextId++;
-        const onMessage = (msg: { id: number; results?: FileResult[]; error?: string }): void => {
+        const onMessage = (msg: { id: number; results?: WireResult[]; error?: string }): void => {
           if (msg.id !== id) return;
           cleanup();
           if (msg.error !== undefined || !msg.results) reject(new Error(msg.error ?? 'worker failed'));
-          else resolve(msg.results);
+          else resolve(fromWire(msg.results));
         };
         const onError = (e: Error): void => {
           cleanup();
@@ -92,6 +93,22 @@ export class FingerprintPool {
     if (this.dead.has(w) || !this.workers.includes(w)) return; // replaced when it exited
     this.idle.push(w);
     this.waiting.shift()?.();
+  }
+
+  /**
+   * Ends all but `n` workers (idle ones, and only those: a busy one is left running), so a
+   * pool that goes on with little work frees the memory of the others (each holds its own
+   * heap and WebAssembly memory). In-process pools are left as they are.
+   */
+  async shrink(n: number): Promise<void> {
+    const extra: Worker[] = [];
+    while (this.workers.length - extra.length > Math.max(1, n) && this.idle.length > 0) {
+      const w = this.idle.pop()!;
+      this.workers.splice(this.workers.indexOf(w), 1);
+      this.dead.add(w);
+      extra.push(w);
+    }
+    await Promise.all(extra.map((w) => w.terminate()));
   }
 
   async close(): Promise<void> {
