@@ -4,7 +4,7 @@ SHELL := /bin/bash
 NPM_STAMP := node_modules/.install-stamp
 JEST := node_modules/.bin/jest
 
-.PHONY: help install build infra chromium dev demo example test lint typecheck test-unit test-integration test-e2e chart-test clean
+.PHONY: help install build infra chromium dev demo example test lint format typecheck test-unit test-integration test-e2e chart-test clean
 
 help:
 	@echo "make dev    install, build, start NATS/PostgreSQL checks, anvil and all five services"
@@ -40,9 +40,15 @@ demo: build
 example: install
 	@node -r ./scripts/swc-register.cjs scripts/example-repos.ts .example
 
+PRETTIER_FILES := "**/*.{ts,mts,cts,js,mjs,cjs}"
+
 lint: install
 	npx eslint .
+	npx prettier --check $(PRETTIER_FILES)
 	node scripts/check-deps.mjs
+
+format: install
+	npx prettier --write $(PRETTIER_FILES)
 
 typecheck: build
 	npx tsc -p tsconfig.test.json

@@ -2,7 +2,9 @@
 // need real NATS/PostgreSQL/anvil/git afterwards, serially.
 const base = {
   testEnvironment: 'node',
-  transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
+  transform: {
+    '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
+  },
   moduleNameMapper: { '^@lineage/(schemas|service-kit|engine|registry)$': '<rootDir>/libs/$1/src/index.ts' },
   // A few dependencies ship ESM only; compile them to CommonJS like our own sources.
   transformIgnorePatterns: ['/node_modules/(?!(@seriousme)/)'],
@@ -11,9 +13,26 @@ const base = {
 };
 module.exports = {
   projects: [
-    { ...base, displayName: 'unit', testTimeout: 30000, testMatch: ['<rootDir>/{libs,services}/*/test/**/*.test.ts'], testPathIgnorePatterns: ['\\.int\\.test\\.ts$'] },
-    { ...base, displayName: 'integration', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.int.test.ts', '<rootDir>/test/integration/**/*.test.ts'], testTimeout: 60000 },
+    {
+      ...base,
+      displayName: 'unit',
+      testTimeout: 30000,
+      testMatch: ['<rootDir>/{libs,services}/*/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['\\.int\\.test\\.ts$'],
+    },
+    {
+      ...base,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{libs,services}/*/test/**/*.int.test.ts', '<rootDir>/test/integration/**/*.test.ts'],
+      testTimeout: 60000,
+    },
     // Every API response an e2e test sees must be one the OpenAPI document describes (test/support/observed-statuses.ts).
-    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], testTimeout: 180000, setupFilesAfterEnv: ['<rootDir>/test/support/observed-statuses.ts'] },
+    {
+      ...base,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+      testTimeout: 180000,
+      setupFilesAfterEnv: ['<rootDir>/test/support/observed-statuses.ts'],
+    },
   ],
 };

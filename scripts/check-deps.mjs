@@ -36,14 +36,20 @@ for (const group of ['libs', 'services']) {
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     const deps = new Set(Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies }));
     const dev = new Set([...deps, ...Object.keys(pkg.devDependencies ?? {}), ...rootDev]);
-    for (const [sub, allowed] of [['src', deps], ['scripts', dev], ['test', dev]]) {
+    for (const [sub, allowed] of [
+      ['src', deps],
+      ['scripts', dev],
+      ['test', dev],
+    ]) {
       for (const file of files(join(dir, sub))) {
         const text = readFileSync(file, 'utf8');
         for (const { fileName: spec } of ts.preProcessFile(text, true, true).importedFiles) {
           if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('node:') || builtins.has(spec)) continue;
           const name = packageOf(spec);
           if (name === pkg.name || allowed.has(name)) continue;
-          problems.push(`${relative(root, file)}: imports ${name}, which ${pkg.name} does not declare${sub === 'src' ? ' in dependencies' : ''}`);
+          problems.push(
+            `${relative(root, file)}: imports ${name}, which ${pkg.name} does not declare${sub === 'src' ? ' in dependencies' : ''}`,
+          );
         }
       }
     }
@@ -52,7 +58,9 @@ for (const group of ['libs', 'services']) {
 
 if (problems.length) {
   console.error([...new Set(problems)].join('\n'));
-  console.error(`\ncheck-deps: ${problems.length} undeclared import(s); add them to the workspace's package.json (npm install <pkg> -w <workspace>).`);
+  console.error(
+    `\ncheck-deps: ${problems.length} undeclared import(s); add them to the workspace's package.json (npm install <pkg> -w <workspace>).`,
+  );
   process.exit(1);
 }
 console.log('check-deps: every workspace declares what it imports');

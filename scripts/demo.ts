@@ -18,7 +18,11 @@ const say = (s: string) => process.stdout.write(`${s}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function call(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${API}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${API}${path}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const json: any = await res.json();
   if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${json.error?.code} ${json.error?.message}`);
@@ -45,15 +49,22 @@ async function main(): Promise<void> {
       target: { url: `${git.url}/${scenario.name}/target.git` },
     });
     say(`2. Pinned: origin ${pair.origin.commit.slice(0, 12)}, target ${pair.target.commit.slice(0, 12)}`);
-    const created = await call('POST', '/analyses', { pair: { origin: { url: pair.origin.url, commit: pair.origin.commit }, target: { url: pair.target.url, commit: pair.target.commit } } });
+    const created = await call('POST', '/analyses', {
+      pair: { origin: { url: pair.origin.url, commit: pair.origin.commit }, target: { url: pair.target.url, commit: pair.target.commit } },
+    });
     const id = created.analysis.id;
-    say(`3. Analysis ${id} ${created.created ? "queued" : "already exists for this pinned pair (reused)"}; progress:`);
+    say(`3. Analysis ${id} ${created.created ? 'queued' : 'already exists for this pinned pair (reused)'}; progress:`);
     let analysis = created.analysis;
     let shown = '';
     while (analysis.state !== 'completed' || !analysis.caseId) {
-      if (analysis.state === 'failed' || analysis.state === 'cancelled') throw new Error(`analysis ${analysis.state}: ${JSON.stringify(analysis.error)}`);
-      const line = analysis.stages.map((s: { name: string; state: string; done: number | null; total: number | null; unit: string | null }) =>
-        s.state === 'done' ? `${s.name}✓` : s.state === 'running' ? `${s.name}(${s.done ?? 0}/${s.total ?? '?'} ${s.unit ?? ''})` : '').filter(Boolean).join(' ');
+      if (analysis.state === 'failed' || analysis.state === 'cancelled')
+        throw new Error(`analysis ${analysis.state}: ${JSON.stringify(analysis.error)}`);
+      const line = analysis.stages
+        .map((s: { name: string; state: string; done: number | null; total: number | null; unit: string | null }) =>
+          s.state === 'done' ? `${s.name}✓` : s.state === 'running' ? `${s.name}(${s.done ?? 0}/${s.total ?? '?'} ${s.unit ?? ''})` : '',
+        )
+        .filter(Boolean)
+        .join(' ');
       if (line !== shown) say(`   ${line}`);
       shown = line;
       await sleep(250);
@@ -65,11 +76,20 @@ async function main(): Promise<void> {
 
     const contract = await call('GET', '/chain/contract');
     if (contract.status !== 'live') throw new Error('the registry is not live; is make dev running with its chain?');
-    const outcome = ['LIKELY_DERIVED', 'HEAVILY_DERIVED', 'DECLARED_FORK'].includes(report.verdict) ? 'TRUE' : report.verdict === 'INSUFFICIENT_EVIDENCE' ? 'UNDETERMINED' : 'FALSE';
+    const outcome = ['LIKELY_DERIVED', 'HEAVILY_DERIVED', 'DECLARED_FORK'].includes(report.verdict)
+      ? 'TRUE'
+      : report.verdict === 'INSUFFICIENT_EVIDENCE'
+        ? 'UNDETERMINED'
+        : 'FALSE';
     const asserted = await assertDev({
       rpcUrl: RPC,
       address: contract.address,
-      pair: { originUrl: report.pair.origin.url, originCommit: report.pair.origin.commit, targetUrl: report.pair.target.url, targetCommit: report.pair.target.commit },
+      pair: {
+        originUrl: report.pair.origin.url,
+        originCommit: report.pair.origin.commit,
+        targetUrl: report.pair.target.url,
+        targetCommit: report.pair.target.commit,
+      },
       outcome,
       manifestHash: report.manifestHash,
     });

@@ -20,7 +20,8 @@ const env = {
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   REPO_CACHE_DIR: process.env.REPO_CACHE_DIR ?? join(root, '.dev', 'repos'),
   // The dev stack also accepts the demo's local git server (make demo); set these to point elsewhere.
-  LINEAGE_REPO_ALLOWED_HOSTS: process.env.LINEAGE_REPO_ALLOWED_HOSTS ?? 'github.com,gitlab.com,codeberg.org,bitbucket.org,http://127.0.0.1:8090',
+  LINEAGE_REPO_ALLOWED_HOSTS:
+    process.env.LINEAGE_REPO_ALLOWED_HOSTS ?? 'github.com,gitlab.com,codeberg.org,bitbucket.org,http://127.0.0.1:8090',
   LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: process.env.LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES ?? 'true',
   HTTP_HOST: process.env.HTTP_HOST ?? '127.0.0.1',
 };
@@ -46,7 +47,10 @@ const STABLE_MS = 60_000;
 const log = (msg) => process.stdout.write(`[dev] ${msg}\n`);
 const portOpen = (port) =>
   new Promise((resolve) => {
-    const s = createConnection({ host: '127.0.0.1', port }, () => { s.destroy(); resolve(true); });
+    const s = createConnection({ host: '127.0.0.1', port }, () => {
+      s.destroy();
+      resolve(true);
+    });
     s.on('error', () => resolve(false));
   });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -62,7 +66,10 @@ function start(name, cmd, args, extraEnv = {}, afterRestart = async () => {}) {
     stream.on('data', (d) => {
       buf += d;
       let i;
-      while ((i = buf.indexOf('\n')) >= 0) { out.write(`[${name}] ${buf.slice(0, i)}\n`); buf = buf.slice(i + 1); }
+      while ((i = buf.indexOf('\n')) >= 0) {
+        out.write(`[${name}] ${buf.slice(0, i)}\n`);
+        buf = buf.slice(i + 1);
+      }
     });
   };
   prefix(child.stdout, process.stdout);
@@ -102,7 +109,9 @@ async function waitReady(port, name, timeoutMs = 60_000) {
     try {
       const r = await fetch(`http://${probeHost}:${port}/ready`);
       if (r.status === 200) return;
-    } catch { /* not up yet */ }
+    } catch {
+      /* not up yet */
+    }
     await sleep(250);
   }
   throw new Error(`${name} did not become ready on port ${port}`);
@@ -133,10 +142,16 @@ async function main() {
     else {
       // A restarted anvil is a fresh chain: the registry is deployed again (the same address: the same
       // deployer and nonce), and the fact-indexer sees a different chain and starts over.
-      start('anvil', anvilBinary(), ['--host', '127.0.0.1', '--port', String(rpcPort), '--slots-in-an-epoch', '1', '--block-time', '1', '--silent'], {}, async () => {
-        await waitPort(rpcPort);
-        deploy(rpcUrl);
-      });
+      start(
+        'anvil',
+        anvilBinary(),
+        ['--host', '127.0.0.1', '--port', String(rpcPort), '--slots-in-an-epoch', '1', '--block-time', '1', '--silent'],
+        {},
+        async () => {
+          await waitPort(rpcPort);
+          deploy(rpcUrl);
+        },
+      );
       await waitPort(rpcPort);
     }
   }
@@ -144,7 +159,12 @@ async function main() {
   if (process.env.REGISTRY_ADDRESS) chainEnv.REGISTRY_ADDRESS = process.env.REGISTRY_ADDRESS;
   else {
     const info = deploy(rpcUrl);
-    if (info) Object.assign(chainEnv, { REGISTRY_ADDRESS: info.address, REGISTRY_DEPLOYED_BLOCK: String(info.deployedBlock), CHAIN_ID: String(info.chainId) });
+    if (info)
+      Object.assign(chainEnv, {
+        REGISTRY_ADDRESS: info.address,
+        REGISTRY_DEPLOYED_BLOCK: String(info.deployedBlock),
+        CHAIN_ID: String(info.chainId),
+      });
   }
   for (const s of services.filter((x) => x.migrate)) {
     const out = spawnSync(process.execPath, [join('services', s.name, 'dist', 'migrate.js')], { cwd: root, env, encoding: 'utf8' });

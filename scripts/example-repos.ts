@@ -11,7 +11,9 @@ async function main(): Promise<void> {
   rmSync(join(out, scenario.name), { recursive: true, force: true });
   const pair = await scenario.build(out);
   const rel = (p: string) => relative(process.cwd(), p) || '.';
-  process.stdout.write(`example repositories (${scenario.why}):\n  origin ${rel(pair.origin.dir)} @ ${pair.origin.commit}\n  target ${rel(pair.target.dir)} @ ${pair.target.commit}\n`);
+  process.stdout.write(
+    `example repositories (${scenario.why}):\n  origin ${rel(pair.origin.dir)} @ ${pair.origin.commit}\n  target ${rel(pair.target.dir)} @ ${pair.target.commit}\n`,
+  );
 }
 
 void main();

@@ -55,7 +55,13 @@ async function seed(): Promise<{ seconds: number; reused: boolean }> {
     const t0 = Date.now();
     await db.raw('truncate cases.evidence, cases.cases restart identity');
     // One realistic report (what the consumer writes for a 50-item manifest) is the template of every case.
-    const o = { originUrl: 'https://github.com/o/r', targetUrl: 'https://gitlab.com/t/r', originCommit: 'a'.repeat(40), targetCommit: 'b'.repeat(40), evidence: PER_CASE };
+    const o = {
+      originUrl: 'https://github.com/o/r',
+      targetUrl: 'https://gitlab.com/t/r',
+      originCommit: 'a'.repeat(40),
+      targetCommit: 'b'.repeat(40),
+      evidence: PER_CASE,
+    };
     const m = fixtureManifest(o);
     const { bytes, hash } = manifestBytes(m);
     const template = buildCase(completedEvent('1', o, hash, bytes.length), ManifestSchema.parse(JSON.parse(bytes.toString('utf8')))).report;
@@ -111,10 +117,61 @@ async function seed(): Promise<{ seconds: number; reused: boolean }> {
 
 // Repository names of varied words, as on a real forge (a uniform "ownerN/repo-N" pattern would
 // make every URL share the same trigrams, which no real index sees).
-const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'ten', 'vo', 'zu', 'pe', 'shi', 'do', 'ne', 'ga', 'bri', 'sol', 'tar', 'wen', 'qui', 'fa', 'lu', 'mor', 'dex', 'ix', 'an', 'el', 'or', 'us', 'ny', 'ha', 'jo', 'ce', 'ri', 'po'];
-const WORDS = ['core', 'lib', 'kit', 'api', 'cli', 'ui', 'sdk', 'db', 'web', 'app', 'engine', 'tools', 'server', 'parser', 'utils', 'plugin'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ra',
+  'ten',
+  'vo',
+  'zu',
+  'pe',
+  'shi',
+  'do',
+  'ne',
+  'ga',
+  'bri',
+  'sol',
+  'tar',
+  'wen',
+  'qui',
+  'fa',
+  'lu',
+  'mor',
+  'dex',
+  'ix',
+  'an',
+  'el',
+  'or',
+  'us',
+  'ny',
+  'ha',
+  'jo',
+  'ce',
+  'ri',
+  'po',
+];
+const WORDS = [
+  'core',
+  'lib',
+  'kit',
+  'api',
+  'cli',
+  'ui',
+  'sdk',
+  'db',
+  'web',
+  'app',
+  'engine',
+  'tools',
+  'server',
+  'parser',
+  'utils',
+  'plugin',
+];
 const HOSTS = ['github.com', 'gitlab.com', 'codeberg.org', 'bitbucket.org'];
-const word = (n: number, parts: number) => Array.from({ length: parts }, (_, i) => SYLLABLES[Math.floor(n / SYLLABLES.length ** i) % SYLLABLES.length]).join('');
+const word = (n: number, parts: number) =>
+  Array.from({ length: parts }, (_, i) => SYLLABLES[Math.floor(n / SYLLABLES.length ** i) % SYLLABLES.length]).join('');
 /** Case g's pair: 5,000 origin owners with many repositories each; every target is a different owner's repository. */
 /**
  * Read the tables and indexes (and their TOAST) into the OS page cache, as on a server that has
@@ -182,10 +239,30 @@ const SCENARIOS: Scenario[] = [
     key: 'evidence',
     name: 'GET /cases/{id}/evidence filtered, with facets',
     path: () => {
-      const f = pick([`layer=${pick(['CODE', 'STRUCTURE', 'HISTORY', 'TEST'])}`, 'strength=STRONG', `kind=${pick(['CODE_FRAGMENT', 'SHARED_COMMIT'])}`, 'path=src/', 'layer=CODE&path=src/core/', 'strength=MODERATE&layer=TEST']);
+      const f = pick([
+        `layer=${pick(['CODE', 'STRUCTURE', 'HISTORY', 'TEST'])}`,
+        'strength=STRONG',
+        `kind=${pick(['CODE_FRAGMENT', 'SHARED_COMMIT'])}`,
+        'path=src/',
+        'layer=CODE&path=src/core/',
+        'strength=MODERATE&layer=TEST',
+      ]);
       return `/api/v1/cases/${rand(CASES)}/evidence?${f}&limit=20`;
     },
-    nats: () => ({ subject: 'lineage.cases.evidence', payload: { id: String(rand(CASES)), limit: 20, ...pick<Record<string, string>>([{ layer: 'CODE' }, { strength: 'STRONG' }, { kind: 'SHARED_COMMIT' }, { path: 'src/' }, { layer: 'CODE', path: 'src/core/' }]) } }),
+    nats: () => ({
+      subject: 'lineage.cases.evidence',
+      payload: {
+        id: String(rand(CASES)),
+        limit: 20,
+        ...pick<Record<string, string>>([
+          { layer: 'CODE' },
+          { strength: 'STRONG' },
+          { kind: 'SHARED_COMMIT' },
+          { path: 'src/' },
+          { layer: 'CODE', path: 'src/core/' },
+        ]),
+      },
+    }),
   },
   {
     // The cost of the hops alone: a 20-digit id is a valid id to the gateway, but larger than any
@@ -245,7 +322,10 @@ function postgresPids(): number[] {
 function cpuSnapshot(procs: { name: string; pid: number }[]): Map<string, number> {
   const m = new Map<string, number>();
   for (const p of procs) m.set(p.name, cpuMs(p.pid));
-  m.set('postgres', postgresPids().reduce((a, pid) => a + cpuMs(pid), 0));
+  m.set(
+    'postgres',
+    postgresPids().reduce((a, pid) => a + cpuMs(pid), 0),
+  );
   const self = process.cpuUsage();
   m.set('load generator', (self.user + self.system) / 1000);
   return m;
@@ -261,7 +341,11 @@ async function measure(base: string, s: Scenario, seconds: number): Promise<Auto
 }
 
 /** Closed-loop NATS requests from `connections` concurrent callers; latencies in ms. */
-async function measureNats(url: string, s: Scenario, seconds: number): Promise<{ rps: number; p50: number; p90: number; p99: number; max: number; total: number; failed: number }> {
+async function measureNats(
+  url: string,
+  s: Scenario,
+  seconds: number,
+): Promise<{ rps: number; p50: number; p90: number; p99: number; max: number; total: number; failed: number }> {
   const nc = await connect({ servers: url });
   const latencies: number[] = [];
   let failed = 0;
@@ -285,7 +369,15 @@ async function measureNats(url: string, s: Scenario, seconds: number): Promise<{
   await nc.drain();
   latencies.sort((a, b) => a - b);
   const q = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!);
-  return { rps: Math.round(latencies.length / elapsed), p50: q(0.5), p90: q(0.9), p99: q(0.99), max: q(1), total: latencies.length, failed };
+  return {
+    rps: Math.round(latencies.length / elapsed),
+    p50: q(0.5),
+    p90: q(0.9),
+    p99: q(0.99),
+    max: q(1),
+    total: latencies.length,
+    failed,
+  };
 }
 
 async function main(): Promise<void> {
@@ -304,11 +396,22 @@ async function main(): Promise<void> {
     const prof = process.env.BENCH_PROFILE_DIR;
     for (const name of ['case-store', 'fact-indexer', 'gateway'] as const) {
       const e = { ...env, HTTP_PORT: String(ports[name]) };
-      procs.push(prof ? startProcess(name, process.execPath, ['--cpu-prof', `--cpu-prof-dir=${prof}`, `--cpu-prof-name=${name}.cpuprofile`, join('services', name, 'dist', 'main.js')], e) : startService(name, e));
+      procs.push(
+        prof
+          ? startProcess(
+              name,
+              process.execPath,
+              ['--cpu-prof', `--cpu-prof-dir=${prof}`, `--cpu-prof-name=${name}.cpuprofile`, join('services', name, 'dist', 'main.js')],
+              e,
+            )
+          : startService(name, e),
+      );
     }
     await Promise.all(Object.values(ports).map((p) => waitReady(p, 60_000)));
     const base = `http://127.0.0.1:${ports.gateway}`;
-    const only = process.env.BENCH_ONLY?.split(',').map((x) => x.trim()).filter(Boolean);
+    const only = process.env.BENCH_ONLY?.split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
     const scenarios = only ? SCENARIOS.filter((s) => only.includes(s.key)) : SCENARIOS;
     // Sanity: every scenario answers as expected before it is measured.
     for (const s of SCENARIOS) {
@@ -329,12 +432,16 @@ async function main(): Promise<void> {
       const after = cpuSnapshot(watched);
       // A scenario that measures an error path expects every answer to be that error.
       const failed = (s.status ? r.requests.total - (r.statusCodeStats?.[String(s.status)]?.count ?? 0) : r.non2xx) + r.errors + r.timeouts;
-      rows.push(`| ${s.name} | ${Math.round(r.requests.average)} | ${r.latency.p50} | ${r.latency.p90} | ${r.latency.p99} | ${r.latency.max} | ${r.requests.total} | ${failed} |`);
+      rows.push(
+        `| ${s.name} | ${Math.round(r.requests.average)} | ${r.latency.p50} | ${r.latency.p90} | ${r.latency.p99} | ${r.latency.max} | ${r.requests.total} | ${failed} |`,
+      );
       const per = parts.map((n) => (after.get(n)! - before.get(n)!) / Math.max(1, r.requests.total));
       // Busy cores ÷ CPU per request caps throughput; in a closed loop the mean latency is connections ÷ throughput.
       const total = per.reduce((a, b) => a + b, 0);
       const ceiling = (cpus().length * 1000) / Math.max(total, 0.001);
-      cpuRows.push(`| ${s.name} | ${per.map((x) => x.toFixed(2)).join(' | ')} | ${total.toFixed(2)} | ${Math.round(ceiling)} | ${Math.round((CONNECTIONS * 1000) / ceiling)} |`);
+      cpuRows.push(
+        `| ${s.name} | ${per.map((x) => x.toFixed(2)).join(' | ')} | ${total.toFixed(2)} | ${Math.round(ceiling)} | ${Math.round((CONNECTIONS * 1000) / ceiling)} |`,
+      );
       log(rows[rows.length - 1]!);
       log(cpuRows[cpuRows.length - 1]!);
     }
@@ -347,7 +454,9 @@ async function main(): Promise<void> {
     for (const s of scenarios) {
       await measureNats(nats.url, s, WARMUP);
       const r = await measureNats(nats.url, s, DURATION);
-      direct.push(`| ${s.name.replace(/^GET /, 'NATS ')} | ${r.rps} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${r.total} | ${r.failed} |`);
+      direct.push(
+        `| ${s.name.replace(/^GET /, 'NATS ')} | ${r.rps} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${r.total} | ${r.failed} |`,
+      );
       log(direct[direct.length - 1]!);
     }
     const md = [
@@ -371,7 +480,7 @@ async function main(): Promise<void> {
       '',
       `CPU per request through the gateway, by process (ms; from /proc over each ${DURATION} s measurement; PostgreSQL is all its processes).`,
       `The ceiling is ${cpus().length} cores ÷ the total: no run on this machine can go faster. At the ceiling, ${CONNECTIONS} connections in a closed loop`,
-      'have a mean latency of connections ÷ throughput (Little\'s law): no run here can have a lower mean.',
+      "have a mean latency of connections ÷ throughput (Little's law): no run here can have a lower mean.",
       '',
       `| scenario | ${parts.join(' | ')} | total | ceiling req/s | least mean latency ms |`,
       `|---|${parts.map(() => '---:').join('|')}|---:|---:|---:|`,

@@ -67,7 +67,11 @@ async function probe(kind: string, arg: string): Promise<Probe> {
     const { analyze } = require('@lineage/engine') as typeof import('@lineage/engine');
     const loaded = performance.now();
     const p = JSON.parse(readFileSync(arg, 'utf8')) as BenchPair;
-    await analyze({ origin: { dir: p.originGit, commit: p.originCommit }, target: { dir: p.targetGit, commit: p.targetCommit }, workers: 2 });
+    await analyze({
+      origin: { dir: p.originGit, commit: p.originCommit },
+      target: { dir: p.targetGit, commit: p.targetCommit },
+      workers: 2,
+    });
     return { loadMs: loaded - t0, totalMs: performance.now() - t0 };
   }
   if (kind === 'dolos-load') {

@@ -22,8 +22,15 @@ async function runEngine(p: BenchPair): Promise<Region[]> {
   // The built package (libs/engine/dist), as the CLI and services run it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { analyze } = require('@lineage/engine') as { analyze: typeof AnalyzeFn };
-  const r = await analyze({ origin: { dir: p.originGit, commit: p.originCommit }, target: { dir: p.targetGit, commit: p.targetCommit }, workers: 2, limits: { maxFiles: 200_000, maxFileBytes: 16_000_000 } });
-  return r.manifest.evidence.filter((e) => e.layer === 'CODE' && e.target).map((e) => ({ path: e.target!.path, startLine: e.target!.startLine, endLine: e.target!.endLine }));
+  const r = await analyze({
+    origin: { dir: p.originGit, commit: p.originCommit },
+    target: { dir: p.targetGit, commit: p.targetCommit },
+    workers: 2,
+    limits: { maxFiles: 200_000, maxFileBytes: 16_000_000 },
+  });
+  return r.manifest.evidence
+    .filter((e) => e.layer === 'CODE' && e.target)
+    .map((e) => ({ path: e.target!.path, startLine: e.target!.startLine, endLine: e.target!.endLine }));
 }
 
 async function runDolos(p: BenchPair): Promise<Region[]> {
@@ -48,7 +55,11 @@ async function runDolos(p: BenchPair): Promise<Region[]> {
 }
 
 interface DolosReport {
-  allPairs(): { leftFile: { path: string }; rightFile: { path: string }; buildFragments(): { leftSelection: { startRow: number; endRow: number }; rightSelection: { startRow: number; endRow: number } }[] }[];
+  allPairs(): {
+    leftFile: { path: string };
+    rightFile: { path: string };
+    buildFragments(): { leftSelection: { startRow: number; endRow: number }; rightSelection: { startRow: number; endRow: number } }[];
+  }[];
 }
 
 async function main(): Promise<void> {
@@ -62,7 +73,16 @@ async function main(): Promise<void> {
     const hit = p.copied.filter((c) => found.some((f) => f.path === c.path && f.startLine <= c.endLine && f.endLine >= c.startLine)).length;
     recall = hit / p.copied.length;
   }
-  process.stdout.write(JSON.stringify({ tool, pair: p.name, wallMs, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), fragments: found.length, recall }) + '\n');
+  process.stdout.write(
+    JSON.stringify({
+      tool,
+      pair: p.name,
+      wallMs,
+      maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+      fragments: found.length,
+      recall,
+    }) + '\n',
+  );
   process.exit(0);
 }
 

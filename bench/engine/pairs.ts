@@ -24,7 +24,12 @@ export interface BenchPair {
   copied: Region[] | null;
 }
 
-function materialise(root: string, name: string, files: Record<string, string | Buffer>, time: number): { dir: string; git: string; commit: string; lines: number } {
+function materialise(
+  root: string,
+  name: string,
+  files: Record<string, string | Buffer>,
+  time: number,
+): { dir: string; git: string; commit: string; lines: number } {
   const dir = join(root, name, 'files');
   rmSync(dir, { recursive: true, force: true });
   let lines = 0;
@@ -44,20 +49,47 @@ function jsOnly(files: Record<string, Buffer>, under: RegExp): Record<string, Bu
 export function npmPair(root: string, name: string, a: string, b: string, under: RegExp): BenchPair {
   const o = materialise(root, `${name}/origin`, jsOnly(packageFiles(a), under), 1_500_000_000);
   const t = materialise(root, `${name}/target`, jsOnly(packageFiles(b), under), 1_530_000_000);
-  return { name, originDir: o.dir, targetDir: t.dir, originGit: o.git, targetGit: t.git, originCommit: o.commit, targetCommit: t.commit, lines: { origin: o.lines, target: t.lines }, copied: null };
+  return {
+    name,
+    originDir: o.dir,
+    targetDir: t.dir,
+    originGit: o.git,
+    targetGit: t.git,
+    originCommit: o.commit,
+    targetCommit: t.commit,
+    lines: { origin: o.lines, target: t.lines },
+    copied: null,
+  };
 }
 
 /** One one-line JavaScript file per side: what a run costs before its input matters. */
 export function tinyPair(root: string): BenchPair {
   const o = materialise(root, 'tiny/origin', { 'index.js': 'function inc(x) { return x + 1; }\n' }, 1_500_000_000);
   const t = materialise(root, 'tiny/target', { 'index.js': 'function dec(y) { return y - 1; }\n' }, 1_530_000_000);
-  return { name: 'tiny', originDir: o.dir, targetDir: t.dir, originGit: o.git, targetGit: t.git, originCommit: o.commit, targetCommit: t.commit, lines: { origin: o.lines, target: t.lines }, copied: null };
+  return {
+    name: 'tiny',
+    originDir: o.dir,
+    targetDir: t.dir,
+    originGit: o.git,
+    targetGit: t.git,
+    originCommit: o.commit,
+    targetCommit: t.commit,
+    lines: { origin: o.lines, target: t.lines },
+    copied: null,
+  };
 }
 
 /** Merge some functions of `from` into `into` (name tables concatenated). */
 function withCopied(into: Module, from: Module, idx: number[]): { module: Module; copiedNames: Set<number> } {
   const off = into.names.length;
-  const shift = <T>(x: T): T => JSON.parse(JSON.stringify(x), (k, v) => ((k === 'v' || k === 'f' || k === 'name') && typeof v === 'number' ? v + off : k === 'params' && Array.isArray(v) ? v.map((n: number) => n + off) : v)) as T;
+  const shift = <T>(x: T): T =>
+    JSON.parse(JSON.stringify(x), (k, v) =>
+      (k === 'v' || k === 'f' || k === 'name') && typeof v === 'number'
+        ? v + off
+        : k === 'params' && Array.isArray(v)
+          ? v.map((n: number) => n + off)
+          : v,
+    ) as T;
   const copied = idx.map((i) => shift(from.funcs[i]!));
   const funcs = [...into.funcs];
   // interleave: copied functions go after every other own function
@@ -102,5 +134,15 @@ export function syntheticPair(root: string, name: string, modules: number, seed 
   }
   const o = materialise(root, `${name}/origin`, oFiles, 1_500_000_000);
   const t = materialise(root, `${name}/target`, tFiles, 1_530_000_000);
-  return { name, originDir: o.dir, targetDir: t.dir, originGit: o.git, targetGit: t.git, originCommit: o.commit, targetCommit: t.commit, lines: { origin: o.lines, target: t.lines }, copied };
+  return {
+    name,
+    originDir: o.dir,
+    targetDir: t.dir,
+    originGit: o.git,
+    targetGit: t.git,
+    originCommit: o.commit,
+    targetCommit: t.commit,
+    lines: { origin: o.lines, target: t.lines },
+    copied,
+  };
 }

@@ -23,7 +23,9 @@ const log = (msg: string) => process.stdout.write(`[bench/fuzz ${new Date().toIS
 async function main(): Promise<number> {
   if (!Number.isInteger(SEED) || !Number.isInteger(RUNS) || RUNS < 1) throw new Error('usage: run.ts [seed] [runs] (integers)');
   log('starting the stack (NATS, a PostgreSQL database, anvil, a git server, five services) and analysing the fixture pair');
-  const { ctx, stop } = await startFuzzStack(RATE_LIMIT ? { rateLimit: { perSecond: RATE_LIMIT[0]!, burst: RATE_LIMIT[1] ?? RATE_LIMIT[0]! } } : {});
+  const { ctx, stop } = await startFuzzStack(
+    RATE_LIMIT ? { rateLimit: { perSecond: RATE_LIMIT[0]!, burst: RATE_LIMIT[1] ?? RATE_LIMIT[0]! } } : {},
+  );
   const tally = newTally();
   const t0 = Date.now();
   try {
@@ -77,7 +79,12 @@ function report(t: Tally, seconds: number): string {
   ];
   if (t.failures.length) {
     lines.push('## Broken invariants', '');
-    for (const f of t.failures.slice(0, 100)) lines.push(`- ${f.status}: ${f.problems.join('; ')}`, `  - request: \`${f.request.replace(/`/g, "'")}\``, `  - body: \`${f.body.replace(/`/g, "'").replace(/\n/g, ' ')}\``);
+    for (const f of t.failures.slice(0, 100))
+      lines.push(
+        `- ${f.status}: ${f.problems.join('; ')}`,
+        `  - request: \`${f.request.replace(/`/g, "'")}\``,
+        `  - body: \`${f.body.replace(/`/g, "'").replace(/\n/g, ' ')}\``,
+      );
     lines.push('');
   }
   return lines.join('\n');

@@ -36,19 +36,27 @@ async function main(): Promise<void> {
       // A fresh pool of 2 workers per analysis, as a process that starts them each time would.
       const cold: number[] = [];
       for (let r = 0; r < Math.min(RUNS, 10); r++) cold.push(await time(undefined));
-      rows.push(`| ${name} | ${first.toFixed(0)} ms | ${median(warm).toFixed(1)} ms (min ${Math.min(...warm).toFixed(1)}) | ${median(cold).toFixed(0)} ms |`);
+      rows.push(
+        `| ${name} | ${first.toFixed(0)} ms | ${median(warm).toFixed(1)} ms (min ${Math.min(...warm).toFixed(1)}) | ${median(cold).toFixed(0)} ms |`,
+      );
       process.stderr.write(`${name}: first ${first.toFixed(0)} warm ${median(warm).toFixed(1)} cold ${median(cold).toFixed(0)}\n`);
     }
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
   const text = [
-    '# Per-analysis fixed cost in a long-lived process', '',
-    `Command: \`node -r ./scripts/swc-register.cjs bench/history/fixed-cost.ts --runs ${RUNS}\` (after \`make build\`). ${cpus().length} cores, Node ${process.version}, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end; ${new Date().toISOString()}.`, '',
-    'The pairs are the fixtures `tiny` (a few files a side) and `fork-declared` (a fork with shared history, about 30 files a side): what is measured is the cost every analysis pays whatever its size.', '',
+    '# Per-analysis fixed cost in a long-lived process',
+    '',
+    `Command: \`node -r ./scripts/swc-register.cjs bench/history/fixed-cost.ts --runs ${RUNS}\` (after \`make build\`). ${cpus().length} cores, Node ${process.version}, load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} at the end; ${new Date().toISOString()}.`,
+    '',
+    'The pairs are the fixtures `tiny` (a few files a side) and `fork-declared` (a fork with shared history, about 30 files a side): what is measured is the cost every analysis pays whatever its size.',
+    '',
     '| pair | first analysis in the process (grammars load) | every later one: median of the runs | fresh pool of 2 workers per analysis: median |',
     '|---|---|---|---|',
-    ...rows, '',
+    ...rows,
+    '',
   ].join('\n');
   writeFileSync(join(__dirname, 'fixed-cost.md'), text);
   process.stdout.write(text);

@@ -14,7 +14,11 @@ const TX_PER_SECOND = Number(process.env.BENCH_TPS ?? 20);
 const POLL_MS = process.env.BENCH_POLL_MS ?? '100';
 
 async function rpc<T = unknown>(url: string, calls: { method: string; params: unknown[] }[]): Promise<T[]> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(calls.map((c, i) => ({ jsonrpc: '2.0', id: i, ...c }))) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(calls.map((c, i) => ({ jsonrpc: '2.0', id: i, ...c }))),
+  });
   const out = (await res.json()) as { id: number; result?: T; error?: { message: string } }[];
   out.sort((a, b) => a.id - b.id);
   for (const o of out) if (o.error) throw new Error(o.error.message);
@@ -25,10 +29,20 @@ const one = async <T = unknown>(url: string, method: string, params: unknown[] =
 /** assertFact calldata for a fresh subject (PUBLIC dev account 0 sends; anvil signs for its unlocked dev accounts). */
 const assertCall = (i: number, policyBond: bigint, registry: Hex, nonce?: number) => ({
   method: 'eth_sendTransaction',
-  params: [{
-    from: devAccount(0).address, to: registry, gas: numberToHex(300_000), value: numberToHex(policyBond), ...(nonce === undefined ? {} : { nonce: numberToHex(nonce) }),
-    data: encodeFunctionData({ abi: registryAbi, functionName: 'assertFact', args: [1n, keccak256(toHex(`bench-subject-${i}`)), 1, keccak256(toHex(`manifest-${i}`)), 1n] }),
-  }],
+  params: [
+    {
+      from: devAccount(0).address,
+      to: registry,
+      gas: numberToHex(300_000),
+      value: numberToHex(policyBond),
+      ...(nonce === undefined ? {} : { nonce: numberToHex(nonce) }),
+      data: encodeFunctionData({
+        abi: registryAbi,
+        functionName: 'assertFact',
+        args: [1n, keccak256(toHex(`bench-subject-${i}`)), 1, keccak256(toHex(`manifest-${i}`)), 1n],
+      }),
+    },
+  ],
 });
 
 async function services(anvil: AnvilHandle, registry: Awaited<ReturnType<typeof deployDev>>, env: Record<string, string> = {}) {
@@ -37,7 +51,13 @@ async function services(anvil: AnvilHandle, registry: Awaited<ReturnType<typeof 
   const common = { NATS_URL: nats.url, DATABASE_URL: db.url, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', MIGRATE_ON_START: 'true' };
   const crPort = await freePort();
   const fiPort = await freePort();
-  const reader = startService('chain-reader', { ...common, HTTP_PORT: String(crPort), RPC_URL: anvil.rpcUrl, REGISTRY_ADDRESS: registry.address, REGISTRY_DEPLOYED_BLOCK: String(registry.deployedBlock) });
+  const reader = startService('chain-reader', {
+    ...common,
+    HTTP_PORT: String(crPort),
+    RPC_URL: anvil.rpcUrl,
+    REGISTRY_ADDRESS: registry.address,
+    REGISTRY_DEPLOYED_BLOCK: String(registry.deployedBlock),
+  });
   await waitReady(crPort);
   const pg = new Client({ connectionString: db.url });
   await pg.connect();
@@ -46,17 +66,30 @@ async function services(anvil: AnvilHandle, registry: Awaited<ReturnType<typeof 
   await waitReady(fiPort, 30_000);
   const ready = Date.now();
   const cursor = async () => {
-    const r = await pg.query('select indexed_block, finalized_block from facts.cursor where id = 1').catch(() => ({ rows: [] as { indexed_block: string; finalized_block: string }[] }));
+    const r = await pg
+      .query('select indexed_block, finalized_block from facts.cursor where id = 1')
+      .catch(() => ({ rows: [] as { indexed_block: string; finalized_block: string }[] }));
     return r.rows[0] ? { indexed: BigInt(r.rows[0].indexed_block), finalized: BigInt(r.rows[0].finalized_block) } : null;
   };
   const dump = () => {
     for (const p of [reader, indexer]) process.stderr.write(`--- ${p.name}\n${p.output().slice(-4000)}\n`);
   };
   return {
-    started, ready, cursor, pg, dump,
+    started,
+    ready,
+    cursor,
+    pg,
+    dump,
     async stop() {
       await pg.end();
-      if (process.env.BENCH_LOG_LEVEL) process.stderr.write(indexer.output().split('\n').filter((l) => l.includes('backfilled')).join('\n') + '\n');
+      if (process.env.BENCH_LOG_LEVEL)
+        process.stderr.write(
+          indexer
+            .output()
+            .split('\n')
+            .filter((l) => l.includes('backfilled'))
+            .join('\n') + '\n',
+        );
       await indexer.stop();
       await reader.stop();
       await nats.stop();
@@ -116,8 +149,16 @@ async function backfill(): Promise<Record<string, string | number>> {
     const events = Number((await s.pg.query('select count(*) as n from facts.events')).rows[0].n);
     await s.stop();
     if (events !== logs.length) throw new Error(`indexed ${events} events, chain has ${logs.length}`);
-    return { events: logs.length, blocks: Number(head), facts, generateSeconds: (genMs / 1000).toFixed(1), indexSeconds: (ms / 1000).toFixed(2), eventsPerSecond: Math.round(logs.length / (ms / 1000)),
-      readyToDoneSeconds: (readyMs / 1000).toFixed(2), eventsPerSecondFromReady: Math.round(logs.length / (readyMs / 1000)) };
+    return {
+      events: logs.length,
+      blocks: Number(head),
+      facts,
+      generateSeconds: (genMs / 1000).toFixed(1),
+      indexSeconds: (ms / 1000).toFixed(2),
+      eventsPerSecond: Math.round(logs.length / (ms / 1000)),
+      readyToDoneSeconds: (readyMs / 1000).toFixed(2),
+      eventsPerSecondFromReady: Math.round(logs.length / (readyMs / 1000)),
+    };
   } finally {
     await anvil.stop();
   }
@@ -167,9 +208,15 @@ async function lag(mode: 'automine' | 'blocktime'): Promise<Record<string, strin
     await s.stop();
     return {
       mode: mode === 'automine' ? 'one block per transaction (20 blocks/s)' : '1 s blocks (~20 tx/block)',
-      transactions: sent, seconds: LAG_SECONDS, samples: latestLag.length,
-      latestLagP50: pct(latestLag, 50), latestLagP95: pct(latestLag, 95), latestLagMax: Math.max(...latestLag),
-      canonicalLagP50: pct(finalLag, 50), canonicalLagP95: pct(finalLag, 95), canonicalLagMax: Math.max(...finalLag),
+      transactions: sent,
+      seconds: LAG_SECONDS,
+      samples: latestLag.length,
+      latestLagP50: pct(latestLag, 50),
+      latestLagP95: pct(latestLag, 95),
+      latestLagMax: Math.max(...latestLag),
+      canonicalLagP50: pct(finalLag, 50),
+      canonicalLagP95: pct(finalLag, 95),
+      canonicalLagMax: Math.max(...finalLag),
     };
   } finally {
     await anvil.stop();
@@ -195,9 +242,12 @@ async function main() {
     '',
     `### Lag under ${TX_PER_SECOND} transactions/s (poll ${POLL_MS} ms, sampled every 50 ms)`,
     '',
-    '| chain | tx sent | samples | latest lag p50 / p95 / max (blocks) | canonical lag behind the chain\'s finalized block p50 / p95 / max (blocks) |',
+    "| chain | tx sent | samples | latest lag p50 / p95 / max (blocks) | canonical lag behind the chain's finalized block p50 / p95 / max (blocks) |",
     '|---|---:|---:|---:|---:|',
-    ...[l1, l2].map((l) => `| ${l.mode} | ${l.transactions} | ${l.samples} | ${l.latestLagP50} / ${l.latestLagP95} / ${l.latestLagMax} | ${l.canonicalLagP50} / ${l.canonicalLagP95} / ${l.canonicalLagMax} |`),
+    ...[l1, l2].map(
+      (l) =>
+        `| ${l.mode} | ${l.transactions} | ${l.samples} | ${l.latestLagP50} / ${l.latestLagP95} / ${l.latestLagMax} | ${l.canonicalLagP50} / ${l.canonicalLagP95} / ${l.canonicalLagMax} |`,
+    ),
     '',
   ];
   writeFileSync(join(__dirname, 'results.generated.md'), lines.join('\n'));

@@ -27,8 +27,31 @@ async function main(): Promise<void> {
   const oDir = join(root, 'mid', 'origin.git');
   const tDir = join(root, 'mid', 'target.git');
   const mid: Repo[] = [
-    { dir: oDir, commit: buildRepo(oDir, { commits: [{ time: 1_600_000_000, message: 'origin', files: renderProject(mods, { name: 'mid-origin', deps: depsFor(9) }) }] }), url: '' },
-    { dir: tDir, commit: buildRepo(tDir, { commits: [{ time: 1_610_000_000, message: 'target', files: renderProject([...mods.slice(0, 60), ...makeModules(901, 60, 20)], { name: 'mid-target', deps: depsFor(9), renameSeed: 3, style: STYLE_B }) }] }), url: '' },
+    {
+      dir: oDir,
+      commit: buildRepo(oDir, {
+        commits: [{ time: 1_600_000_000, message: 'origin', files: renderProject(mods, { name: 'mid-origin', deps: depsFor(9) }) }],
+      }),
+      url: '',
+    },
+    {
+      dir: tDir,
+      commit: buildRepo(tDir, {
+        commits: [
+          {
+            time: 1_610_000_000,
+            message: 'target',
+            files: renderProject([...mods.slice(0, 60), ...makeModules(901, 60, 20)], {
+              name: 'mid-target',
+              deps: depsFor(9),
+              renameSeed: 3,
+              style: STYLE_B,
+            }),
+          },
+        ],
+      }),
+      url: '',
+    },
   ];
   const git = await startGitServer(root);
   for (const r of [...small, ...mid]) r.url = `${git.url}/${r.dir.slice(root.length + 1).replace(/\.git$/, '')}`;
@@ -42,25 +65,36 @@ async function main(): Promise<void> {
     const ids = await Promise.all(pairs.map(([o, t]) => create(api, o, t)));
     await Promise.all(ids.map((id) => waitCompleted(api, id)));
     const ms = Date.now() - t0;
-    rows.push(`| small pairs, ${workerCount} worker${workerCount > 1 ? 's' : ''} | ${pairs.length} | ${(ms / 1000).toFixed(1)} s | ${((pairs.length / ms) * 60_000).toFixed(1)} analyses/min |`);
+    rows.push(
+      `| small pairs, ${workerCount} worker${workerCount > 1 ? 's' : ''} | ${pairs.length} | ${(ms / 1000).toFixed(1)} s | ${((pairs.length / ms) * 60_000).toFixed(1)} analyses/min |`,
+    );
     if (workerCount === 1) {
       // Service path vs bare engine on the mid-size pair (the engine run first warms the OS cache equally for both).
       const e0 = Date.now();
-      await analyze({ origin: { dir: mid[0]!.dir, commit: mid[0]!.commit, url: mid[0]!.url }, target: { dir: mid[1]!.dir, commit: mid[1]!.commit, url: mid[1]!.url }, workers: 2 });
+      await analyze({
+        origin: { dir: mid[0]!.dir, commit: mid[0]!.commit, url: mid[0]!.url },
+        target: { dir: mid[1]!.dir, commit: mid[1]!.commit, url: mid[1]!.url },
+        workers: 2,
+      });
       const engineMs = Date.now() - e0;
       const s0 = Date.now();
       const id = await create(api, mid[0]!, mid[1]!);
       await waitCompleted(api, id);
       const serviceMs = Date.now() - s0;
       rows.push(`| mid-size pair (120 modules/side), bare engine | 1 | ${(engineMs / 1000).toFixed(2)} s | — |`);
-      rows.push(`| mid-size pair, through gateway → queue → worker → completed | 1 | ${(serviceMs / 1000).toFixed(2)} s | overhead ${(serviceMs - engineMs)} ms (${((serviceMs / engineMs - 1) * 100).toFixed(0)} %) |`);
+      rows.push(
+        `| mid-size pair, through gateway → queue → worker → completed | 1 | ${(serviceMs / 1000).toFixed(2)} s | overhead ${serviceMs - engineMs} ms (${((serviceMs / engineMs - 1) * 100).toFixed(0)} %) |`,
+      );
     }
     await stop();
   }
   await git.stop();
   rmSync(root, { recursive: true, force: true });
   const table = ['| run | analyses | wall time | rate / overhead |', '|---|---|---|---|', ...rows].join('\n');
-  writeFileSync(join(__dirname, 'RESULTS.md'), `# Pipeline benchmark\n\nMeasured on ${new Date().toISOString().slice(0, 10)} on this 2-core machine with\n\`node -r ./scripts/swc-register.cjs bench/pipeline/run.ts\` (after \`make build\`; PostgreSQL and NATS up).\nSmall pairs: every ordered pair of 8 fixture repositories (56 analyses, a few dozen files each).\nWorkers: analysis-pipeline processes with WORKER_CONCURRENCY=1, WORKER_THREADS=1 each.\n\n${table}\n`);
+  writeFileSync(
+    join(__dirname, 'RESULTS.md'),
+    `# Pipeline benchmark\n\nMeasured on ${new Date().toISOString().slice(0, 10)} on this 2-core machine with\n\`node -r ./scripts/swc-register.cjs bench/pipeline/run.ts\` (after \`make build\`; PostgreSQL and NATS up).\nSmall pairs: every ordered pair of 8 fixture repositories (56 analyses, a few dozen files each).\nWorkers: analysis-pipeline processes with WORKER_CONCURRENCY=1, WORKER_THREADS=1 each.\n\n${table}\n`,
+  );
   console.log(table);
 }
 
@@ -72,11 +106,19 @@ async function stack(gitPort: number, workerCount: number) {
   procs.push(startService('gateway', { NATS_URL: nats.url, HTTP_PORT: String(gport), RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn' }));
   for (let i = 0; i < workerCount; i++) {
     const port = await freePort();
-    procs.push(startService('analysis-pipeline', {
-      NATS_URL: nats.url, DATABASE_URL: db.url, HTTP_PORT: String(port), MIGRATE_ON_START: 'true', LOG_LEVEL: 'warn',
-      LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${gitPort}`, LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true',
-      REPO_CACHE_DIR: mkdtempSync(join(tmpdir(), 'lineage-bench-cache-')), WORKER_THREADS: '1',
-    }));
+    procs.push(
+      startService('analysis-pipeline', {
+        NATS_URL: nats.url,
+        DATABASE_URL: db.url,
+        HTTP_PORT: String(port),
+        MIGRATE_ON_START: 'true',
+        LOG_LEVEL: 'warn',
+        LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${gitPort}`,
+        LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true',
+        REPO_CACHE_DIR: mkdtempSync(join(tmpdir(), 'lineage-bench-cache-')),
+        WORKER_THREADS: '1',
+      }),
+    );
     await waitReady(port, 60_000);
   }
   await waitReady(gport);
@@ -91,7 +133,11 @@ async function stack(gitPort: number, workerCount: number) {
 }
 
 async function create(api: string, o: Repo, t: Repo): Promise<string> {
-  const res = await fetch(`${api}/analyses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pair: { origin: { url: o.url, commit: o.commit }, target: { url: t.url, commit: t.commit } } }) });
+  const res = await fetch(`${api}/analyses`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ pair: { origin: { url: o.url, commit: o.commit }, target: { url: t.url, commit: t.commit } } }),
+  });
   if (res.status !== 202) throw new Error(`create: ${res.status}`);
   return ((await res.json()) as { analysis: { id: string } }).analysis.id;
 }

@@ -37,12 +37,20 @@ async function pending(stack: Stack): Promise<number> {
   return m ? Number(m[1]) : -1;
 }
 
-async function round(pairs: { origin: { url: string; commit: string }; target: { url: string; commit: string } }[], git: { port: number }, bound: number | null) {
+async function round(
+  pairs: { origin: { url: string; commit: string }; target: { url: string; commit: string } }[],
+  git: { port: number },
+  bound: number | null,
+) {
   const cache = mkdtempSync(join(tmpdir(), 'lineage-burst-cache-'));
   const stack = await startStack({
     extraEnv: {
       'analysis-pipeline': {
-        LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${git.port}`, LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true', REPO_CACHE_DIR: cache, WORKER_THREADS: '1', LOG_LEVEL: 'warn',
+        LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${git.port}`,
+        LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true',
+        REPO_CACHE_DIR: cache,
+        WORKER_THREADS: '1',
+        LOG_LEVEL: 'warn',
         ...(bound ? { PIPELINE_MAX_QUEUED: String(bound) } : {}),
       },
     },
@@ -63,14 +71,20 @@ async function round(pairs: { origin: { url: string; commit: string }; target: {
   const statuses = new Map<string, number>();
   let retryAfter = new Set<string>();
   const ids: string[] = [];
-  await Promise.all(pairs.map(async (pair) => {
-    const res = await fetch(`${stack.api}/analyses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pair }) });
-    const body = (await res.json()) as { analysis?: { id: string }; error?: { code: string } };
-    const key = `${res.status}${body.error ? ` ${body.error.code}` : ''}`;
-    statuses.set(key, (statuses.get(key) ?? 0) + 1);
-    if (res.status === 429) retryAfter = new Set([...retryAfter, res.headers.get('retry-after') ?? '(none)']);
-    if (body.analysis) ids.push(body.analysis.id);
-  }));
+  await Promise.all(
+    pairs.map(async (pair) => {
+      const res = await fetch(`${stack.api}/analyses`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ pair }),
+      });
+      const body = (await res.json()) as { analysis?: { id: string }; error?: { code: string } };
+      const key = `${res.status}${body.error ? ` ${body.error.code}` : ''}`;
+      statuses.set(key, (statuses.get(key) ?? 0) + 1);
+      if (res.status === 429) retryAfter = new Set([...retryAfter, res.headers.get('retry-after') ?? '(none)']);
+      if (body.analysis) ids.push(body.analysis.id);
+    }),
+  );
   const submitMs = Date.now() - t0;
   const done = new Set<string>();
   const failed: string[] = [];
@@ -101,28 +115,48 @@ async function main(): Promise<void> {
   const repos: { url: string; commit: string }[] = [];
   for (let i = 0; i < R; i++) {
     const dir = join(root, `r${i}.git`);
-    const commit = buildRepo(dir, { commits: [{ time: 1_600_000_000 + i * 3600, message: `r${i}`, files: renderProject(makeModules(7000 + (i % 6), 2, 5), { name: `burst-${i}`, deps: depsFor(i) }) }] });
+    const commit = buildRepo(dir, {
+      commits: [
+        {
+          time: 1_600_000_000 + i * 3600,
+          message: `r${i}`,
+          files: renderProject(makeModules(7000 + (i % 6), 2, 5), { name: `burst-${i}`, deps: depsFor(i) }),
+        },
+      ],
+    });
     repos.push({ url: `r${i}.git`, commit });
   }
   const git = await startGitServer(root);
   const pairs = [];
-  for (let o = 0; o < R && pairs.length < N; o++) for (let t = 0; t < R && pairs.length < N; t++) if (o !== t) pairs.push({ origin: { url: `${git.url}/${repos[o]!.url}`, commit: repos[o]!.commit }, target: { url: `${git.url}/${repos[t]!.url}`, commit: repos[t]!.commit } });
+  for (let o = 0; o < R && pairs.length < N; o++)
+    for (let t = 0; t < R && pairs.length < N; t++)
+      if (o !== t)
+        pairs.push({
+          origin: { url: `${git.url}/${repos[o]!.url}`, commit: repos[o]!.commit },
+          target: { url: `${git.url}/${repos[t]!.url}`, commit: repos[t]!.commit },
+        });
   const open = await round(pairs, git, null);
   const bounded = await round(pairs, git, BOUND);
   await git.stop();
   rmSync(root, { recursive: true, force: true });
 
   const fmt = (r: Awaited<ReturnType<typeof round>>, title: string): string[] => [
-    `## ${title}`, '',
+    `## ${title}`,
+    '',
     `- responses to the ${pairs.length} POSTs (sent at once, in ${(r.submitMs / 1000).toFixed(1)} s): ${[...r.statuses].map(([k, v]) => `${k}: ${v}`).join(', ')}${r.retryAfter.size ? `; Retry-After: ${[...r.retryAfter].join(', ')}` : ''}`,
     `- accepted ${r.ids} analyses, finished ${r.done} (${r.failed.length} not completed${r.failed.length ? `: ${r.failed.slice(0, 5).join('; ')}` : ''}), all done ${(r.drainMs / 1000).toFixed(0)} s after the first POST`,
-    `- largest queue depth seen on lineage_pipeline_jobs_pending: ${r.maxPending}`, '',
-    '| process | RSS before (MB) | peak | after the drain |', '|---|---|---|---|',
-    ...SERVICES.map((s) => `| ${s} | ${r.start[s]} | ${r.peak[s]} | ${r.end[s]} |`), '',
+    `- largest queue depth seen on lineage_pipeline_jobs_pending: ${r.maxPending}`,
+    '',
+    '| process | RSS before (MB) | peak | after the drain |',
+    '|---|---|---|---|',
+    ...SERVICES.map((s) => `| ${s} | ${r.start[s]} | ${r.peak[s]} | ${r.end[s]} |`),
+    '',
   ];
   const text = [
-    '# Backpressure: a burst of analyses', '',
-    `Command: \`node -r ./scripts/swc-register.cjs bench/soak/burst.ts --analyses ${N} --bound ${BOUND}\` (after \`make build\`; PostgreSQL on 127.0.0.1:5432). ${cpus().length} cores, Node ${process.version}; ${new Date().toISOString()}. One replica of each service, one fingerprint thread; small repositories served over git smart-HTTP on loopback; RSS sampled every second.`, '',
+    '# Backpressure: a burst of analyses',
+    '',
+    `Command: \`node -r ./scripts/swc-register.cjs bench/soak/burst.ts --analyses ${N} --bound ${BOUND}\` (after \`make build\`; PostgreSQL on 127.0.0.1:5432). ${cpus().length} cores, Node ${process.version}; ${new Date().toISOString()}. One replica of each service, one fingerprint thread; small repositories served over git smart-HTTP on loopback; RSS sampled every second.`,
+    '',
     ...fmt(open, 'Default bound (PIPELINE_MAX_QUEUED 1000): every analysis queued'),
     ...fmt(bounded, `PIPELINE_MAX_QUEUED ${BOUND}: the queue is bounded by 429s`),
   ].join('\n');

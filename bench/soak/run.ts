@@ -18,7 +18,17 @@ import { buildRepo } from '../../test/fixtures/git-builder';
 import { depsFor, makeModules, renderProject } from '../../test/fixtures/project';
 import { STYLE_B } from '../../test/fixtures/codegen';
 import { startGitServer } from '../../test/support/git-http';
-import { freePort, freshDatabase, sleep, startProcess, startService, waitFor, SERVICES, type Proc, type ServiceName } from '../../test/support/processes';
+import {
+  freePort,
+  freshDatabase,
+  sleep,
+  startProcess,
+  startService,
+  waitFor,
+  SERVICES,
+  type Proc,
+  type ServiceName,
+} from '../../test/support/processes';
 
 const arg = (name: string, dflt: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -50,8 +60,19 @@ function rng(seed: number): () => number {
 const rand = rng(SEED);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 
-interface Replica { service: ServiceName; index: number; port: number; proc: Proc; starts: number; memory: { t: number; rssMb: number }[] }
-interface Window { from: number; to: number | null; what: string }
+interface Replica {
+  service: ServiceName;
+  index: number;
+  port: number;
+  proc: Proc;
+  starts: number;
+  memory: { t: number; rssMb: number }[];
+}
+interface Window {
+  from: number;
+  to: number | null;
+  what: string;
+}
 
 function rssMb(pid: number | undefined): number | null {
   if (!pid) return null;
@@ -78,7 +99,15 @@ async function main(): Promise<void> {
   const natsStore = join(root, 'nats');
   const natsPort = await freePort();
   const startNatsServer = async (): Promise<Proc> => {
-    const p = startProcess('nats', process.env.NATS_SERVER_BIN ?? 'nats-server', ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', natsStore]);
+    const p = startProcess('nats', process.env.NATS_SERVER_BIN ?? 'nats-server', [
+      '-a',
+      '127.0.0.1',
+      '-p',
+      String(natsPort),
+      '-js',
+      '-sd',
+      natsStore,
+    ]);
     started.push(p.child);
     await waitFor('nats-server', async () => /Server is ready/.test(p.output()), 15_000, 50);
     return p;
@@ -95,14 +124,24 @@ async function main(): Promise<void> {
     const dir = join(root, 'git', `r${i}.git`);
     const mods = makeModules(5000 + (i % 8), 3, 6); // pairs of repositories share modules: derived pairs as well as independent ones
     const files = renderProject(mods, { name: `soak-${i}`, deps: depsFor(i), ...(i >= 8 ? { style: STYLE_B, renameSeed: i } : {}) });
-    const commit = buildRepo(dir, { commits: [{ time: 1_600_000_000 + i * 86_400, message: `r${i}`, files }, { time: 1_600_000_000 + i * 86_400 + 3600, message: `r${i} more`, files: { [`extra-${i}.md`]: `# repo ${i}\n` } }] });
+    const commit = buildRepo(dir, {
+      commits: [
+        { time: 1_600_000_000 + i * 86_400, message: `r${i}`, files },
+        { time: 1_600_000_000 + i * 86_400 + 3600, message: `r${i} more`, files: { [`extra-${i}.md`]: `# repo ${i}\n` } },
+      ],
+    });
     repos.push({ dir, commit, url: '' });
   }
   const git = await startGitServer(join(root, 'git'));
   for (let i = 0; i < REPOS; i++) repos[i]!.url = `${git.url}/r${i}.git`;
 
   const env = {
-    NATS_URL: `nats://127.0.0.1:${natsPort}`, DATABASE_URL: db.url, LOG_LEVEL: 'warn', MIGRATE_ON_START: 'true', RATE_LIMIT_ENABLED: 'false', SHUTDOWN_TIMEOUT_MS: '10000',
+    NATS_URL: `nats://127.0.0.1:${natsPort}`,
+    DATABASE_URL: db.url,
+    LOG_LEVEL: 'warn',
+    MIGRATE_ON_START: 'true',
+    RATE_LIMIT_ENABLED: 'false',
+    SHUTDOWN_TIMEOUT_MS: '10000',
   };
   const perService: Partial<Record<ServiceName, Record<string, string>>> = {
     'analysis-pipeline': { LINEAGE_REPO_ALLOWED_HOSTS: git.url, LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true', WORKER_THREADS: '1' },
@@ -112,20 +151,39 @@ async function main(): Promise<void> {
   for (const service of SERVICES) {
     for (let index = 0; index < REPLICAS; index++) {
       const port = await freePort();
-      const extra = { ...(perService[service] ?? {}), ...(service === 'analysis-pipeline' ? { REPO_CACHE_DIR: join(root, `cache-${index}`) } : {}) };
-      replicas.push({ service, index, port, starts: 1, memory: [], proc: startService(service, { ...env, ...extra, HTTP_PORT: String(port) }) });
+      const extra = {
+        ...(perService[service] ?? {}),
+        ...(service === 'analysis-pipeline' ? { REPO_CACHE_DIR: join(root, `cache-${index}`) } : {}),
+      };
+      replicas.push({
+        service,
+        index,
+        port,
+        starts: 1,
+        memory: [],
+        proc: startService(service, { ...env, ...extra, HTTP_PORT: String(port) }),
+      });
       started.push(replicas[replicas.length - 1]!.proc.child);
     }
   }
   const restart = (r: Replica): void => {
-    const extra = { ...(perService[r.service] ?? {}), ...(r.service === 'analysis-pipeline' ? { REPO_CACHE_DIR: join(root, `cache-${r.index}`) } : {}) };
+    const extra = {
+      ...(perService[r.service] ?? {}),
+      ...(r.service === 'analysis-pipeline' ? { REPO_CACHE_DIR: join(root, `cache-${r.index}`) } : {}),
+    };
     r.proc = startService(r.service, { ...env, ...extra, HTTP_PORT: String(r.port) });
     started.push(r.proc.child);
     r.starts++;
     r.memory.push({ t: now(), rssMb: -1 }); // a restart: the series starts over
   };
-  await waitFor('every replica ready', async () => (await Promise.all(replicas.map((r) => ready(r.port)))).every(Boolean), 120_000, 250).catch(async (e) => {
-    for (const r of replicas) if (!(await ready(r.port))) process.stderr.write(`--- ${r.service}#${r.index} not ready\n${r.proc.output().slice(-3000)}\n`);
+  await waitFor(
+    'every replica ready',
+    async () => (await Promise.all(replicas.map((r) => ready(r.port)))).every(Boolean),
+    120_000,
+    250,
+  ).catch(async (e) => {
+    for (const r of replicas)
+      if (!(await ready(r.port))) process.stderr.write(`--- ${r.service}#${r.index} not ready\n${r.proc.output().slice(-3000)}\n`);
     throw e;
   });
   const gateways = replicas.filter((r) => r.service === 'gateway');
@@ -153,7 +211,10 @@ async function main(): Promise<void> {
       const start = performance.now();
       try {
         const res = await fetch(`http://127.0.0.1:${g.port}/api/v1${path}`, {
-          method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined, signal: AbortSignal.timeout(30_000),
+          method,
+          headers: body ? { 'content-type': 'application/json' } : {},
+          body: body ? JSON.stringify(body) : undefined,
+          signal: AbortSignal.timeout(30_000),
         });
         const text = await res.text();
         const ms = performance.now() - start;
@@ -195,7 +256,9 @@ async function main(): Promise<void> {
         if (o !== t && !pairsUsed.has(`${o}:${t}`)) break;
       }
       if (o !== t && !pairsUsed.has(`${o}:${t}`)) {
-        const r = await call('POST /analyses', 'POST', '/analyses', { pair: { origin: { url: repos[o]!.url, commit: repos[o]!.commit }, target: { url: repos[t]!.url, commit: repos[t]!.commit } } });
+        const r = await call('POST /analyses', 'POST', '/analyses', {
+          pair: { origin: { url: repos[o]!.url, commit: repos[o]!.commit }, target: { url: repos[t]!.url, commit: repos[t]!.commit } },
+        });
         const a = (r.json as { analysis?: { id: string } } | null)?.analysis;
         if ((r.status === 202 || r.status === 200) && a) {
           pairsUsed.add(`${o}:${t}`);
@@ -215,7 +278,12 @@ async function main(): Promise<void> {
         for (const c of items) if (!caseIds.includes(c.id)) caseIds.push(c.id);
       } else if (x < 0.45 && caseIds.length) await call('GET /cases/{id}', 'GET', `/cases/${pick(caseIds)}`);
       else if (x < 0.55 && caseIds.length) await call('GET /cases/{id}/evidence', 'GET', `/cases/${pick(caseIds)}/evidence?limit=20`);
-      else if (x < 0.7) await call('GET /search', 'GET', `/search?q=${pick(['soak', 'LIKELY_DERIVED', 'INDEPENDENT', 'r1', String(1 + Math.floor(rand() * 50))])}&limit=10`);
+      else if (x < 0.7)
+        await call(
+          'GET /search',
+          'GET',
+          `/search?q=${pick(['soak', 'LIKELY_DERIVED', 'INDEPENDENT', 'r1', String(1 + Math.floor(rand() * 50))])}&limit=10`,
+        );
       else if (x < 0.8) await call('GET /facts', 'GET', '/facts?limit=20');
       else if (x < 0.87 && factKeys.length) await call('GET /facts/{key}', 'GET', `/facts/${pick(factKeys)}`);
       else if (x < 0.93) await call('GET /protocol', 'GET', '/protocol');
@@ -232,10 +300,25 @@ async function main(): Promise<void> {
       for (const id of caseIds.slice(0, 3)) {
         if (done.has(id)) continue;
         const r = await call('GET /cases/{id}', 'GET', `/cases/${id}`);
-        const c = (r.json as { case?: { pair: { origin: { url: string; commit: string }; target: { url: string; commit: string } }; manifestHash: string } } | null)?.case;
+        const c = (
+          r.json as {
+            case?: { pair: { origin: { url: string; commit: string }; target: { url: string; commit: string } }; manifestHash: string };
+          } | null
+        )?.case;
         if (!c) continue;
         try {
-          const a = await assertDev({ rpcUrl: anvil.rpcUrl, address: registry.address, pair: { originUrl: c.pair.origin.url, originCommit: c.pair.origin.commit, targetUrl: c.pair.target.url, targetCommit: c.pair.target.commit }, outcome: 'TRUE', manifestHash: c.manifestHash as `0x${string}` });
+          const a = await assertDev({
+            rpcUrl: anvil.rpcUrl,
+            address: registry.address,
+            pair: {
+              originUrl: c.pair.origin.url,
+              originCommit: c.pair.origin.commit,
+              targetUrl: c.pair.target.url,
+              targetCommit: c.pair.target.commit,
+            },
+            outcome: 'TRUE',
+            manifestHash: c.manifestHash as `0x${string}`,
+          });
           factKeys.push(String(a.factKey));
           done.add(id);
         } catch {
@@ -273,7 +356,9 @@ async function main(): Promise<void> {
       nats = await startNatsServer();
       await waitFor('all replicas ready after NATS', allReady, 120_000, 250).catch(() => undefined);
       w.to = now() + SETTLE_MS;
-      faults.push(`${(w.from / 1000).toFixed(0)} s: NATS stopped for 2 s and restarted; every replica ready again after ${((now() - w.from) / 1000).toFixed(1)} s`);
+      faults.push(
+        `${(w.from / 1000).toFixed(0)} s: NATS stopped for 2 s and restarted; every replica ready again after ${((now() - w.from) / 1000).toFixed(1)} s`,
+      );
       nextKill = now() + KILL_EVERY_MS;
       continue;
     }
@@ -287,7 +372,9 @@ async function main(): Promise<void> {
       restart(r);
       await waitFor(`${r.service}#${r.index} ready`, () => ready(r.port), 120_000, 250).catch(() => undefined);
       w.to = now() + SETTLE_MS;
-      faults.push(`${(w.from / 1000).toFixed(0)} s: ${r.service}#${r.index} SIGKILLed, restarted, ready after ${((now() - w.from) / 1000).toFixed(1)} s`);
+      faults.push(
+        `${(w.from / 1000).toFixed(0)} s: ${r.service}#${r.index} SIGKILLed, restarted, ready after ${((now() - w.from) / 1000).toFixed(1)} s`,
+      );
     }
   }
   running = false;
@@ -313,23 +400,44 @@ async function main(): Promise<void> {
   const { Client } = await import('pg');
   const pg = new Client({ connectionString: db.url });
   await pg.connect();
-  const dupCases = Number((await pg.query('select count(*)::int as n from (select analysis_id from cases.cases group by analysis_id having count(*) > 1) d')).rows[0].n);
+  const dupCases = Number(
+    (await pg.query('select count(*)::int as n from (select analysis_id from cases.cases group by analysis_id having count(*) > 1) d'))
+      .rows[0].n,
+  );
   const cases = Number((await pg.query('select count(*)::int as n from cases.cases')).rows[0].n);
-  const dupAnalyses = Number((await pg.query('select count(*)::int as n from (select origin_url, origin_commit, target_url, target_commit from analysis.analyses group by 1, 2, 3, 4 having count(*) > 1) d')).rows[0].n);
+  const dupAnalyses = Number(
+    (
+      await pg.query(
+        'select count(*)::int as n from (select origin_url, origin_commit, target_url, target_commit from analysis.analyses group by 1, 2, 3, 4 having count(*) > 1) d',
+      )
+    ).rows[0].n,
+  );
   await pg.end();
 
   // ---- report ----
   const inWindow = (t: number): boolean => windows.some((w) => t >= w.from && t <= (w.to ?? Infinity));
-  const quiet = latencies.filter((l) => !inWindow(l.t)).map((l) => l.ms).sort((a, b) => a - b);
-  const faulty = latencies.filter((l) => inWindow(l.t)).map((l) => l.ms).sort((a, b) => a - b);
-  const pct = (xs: number[], p: number): string => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!.toFixed(1) : '-');
+  const quiet = latencies
+    .filter((l) => !inWindow(l.t))
+    .map((l) => l.ms)
+    .sort((a, b) => a - b);
+  const faulty = latencies
+    .filter((l) => inWindow(l.t))
+    .map((l) => l.ms)
+    .sort((a, b) => a - b);
+  const pct = (xs: number[], p: number): string =>
+    xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!.toFixed(1) : '-';
   const completed = [...states.values()].filter((s) => s === 'completed').length;
   const failed = [...states.values()].filter((s) => s === 'failed').length;
   const total = [...byStatus.values()].reduce((a, b) => a + b, 0);
   const lines: string[] = [];
   lines.push('# Soak with faults: results', '');
-  lines.push(`Command: \`node -r ./scripts/swc-register.cjs bench/soak/run.ts --minutes ${MINUTES} --seed ${SEED}\` (after \`make build\`; PostgreSQL on 127.0.0.1:5432).`);
-  lines.push(`Run: ${new Date(t0).toISOString()}, ${cpus().length} cores, Node ${process.version}; ${REPLICAS} replicas of each of the five services, ${READ_CLIENTS} read clients, one analysis submitted every ${ANALYSIS_EVERY_MS / 1000} s, a random replica SIGKILLed every ${KILL_EVERY_MS / 1000} s, NATS restarted once at mid-run. Everything on loopback.`, '');
+  lines.push(
+    `Command: \`node -r ./scripts/swc-register.cjs bench/soak/run.ts --minutes ${MINUTES} --seed ${SEED}\` (after \`make build\`; PostgreSQL on 127.0.0.1:5432).`,
+  );
+  lines.push(
+    `Run: ${new Date(t0).toISOString()}, ${cpus().length} cores, Node ${process.version}; ${REPLICAS} replicas of each of the five services, ${READ_CLIENTS} read clients, one analysis submitted every ${ANALYSIS_EVERY_MS / 1000} s, a random replica SIGKILLed every ${KILL_EVERY_MS / 1000} s, NATS restarted once at mid-run. Everything on loopback.`,
+    '',
+  );
   lines.push('## Outcome', '');
   lines.push('| what | value |', '|---|---|');
   lines.push(`| traffic time | ${(trafficEnd / 60_000).toFixed(1)} min |`);
@@ -339,24 +447,53 @@ async function main(): Promise<void> {
   lines.push(`| cases | ${cases} |`);
   lines.push(`| duplicate cases for one analysis | ${dupCases} |`);
   lines.push(`| duplicate analyses for one pinned pair | ${dupAnalyses} |`);
-  lines.push(`| GET latency outside fault windows: p50 / p99 / max (${quiet.length} requests) | ${pct(quiet, 50)} / ${pct(quiet, 99)} / ${quiet.length ? quiet[quiet.length - 1]!.toFixed(1) : '-'} ms |`);
-  lines.push(`| GET latency inside fault windows: p50 / p99 (${faulty.length} requests) | ${pct(faulty, 50)} / ${pct(faulty, 99)} ms |`, '');
-  lines.push('## Requests by status', '', 'A fault window runs from the kill (or NATS stop) until every replica is ready again, plus 5 s.', '', '| status | count | outside fault windows | inside |', '|---|---|---|---|');
+  lines.push(
+    `| GET latency outside fault windows: p50 / p99 / max (${quiet.length} requests) | ${pct(quiet, 50)} / ${pct(quiet, 99)} / ${quiet.length ? quiet[quiet.length - 1]!.toFixed(1) : '-'} ms |`,
+  );
+  lines.push(
+    `| GET latency inside fault windows: p50 / p99 (${faulty.length} requests) | ${pct(faulty, 50)} / ${pct(faulty, 99)} ms |`,
+    '',
+  );
+  lines.push(
+    '## Requests by status',
+    '',
+    'A fault window runs from the kill (or NATS stop) until every replica is ready again, plus 5 s.',
+    '',
+    '| status | count | outside fault windows | inside |',
+    '|---|---|---|---|',
+  );
   for (const [s, n] of [...byStatus].sort()) {
     const outside = statusAt.filter((x) => x.status === s && !inWindow(x.t)).length;
     lines.push(`| ${s} | ${n} | ${outside} | ${n - outside} |`);
   }
   lines.push('', '## Requests by route and status', '', '| route | statuses |', '|---|---|');
-  for (const [route, m] of [...byRoute].sort()) lines.push(`| ${route} | ${[...m].sort().map(([s, n]) => `${s}: ${n}`).join(', ')} |`);
+  for (const [route, m] of [...byRoute].sort())
+    lines.push(
+      `| ${route} | ${[...m]
+        .sort()
+        .map(([s, n]) => `${s}: ${n}`)
+        .join(', ')} |`,
+    );
   lines.push('', '## Faults', '');
   for (const f of faults) lines.push(`- ${f}`);
-  lines.push('', '## Memory (RSS, MB) of each process', '', 'Sampled every 10 s; a replica that was killed starts a new series at its restart (the figures are of its last life).', '');
-  lines.push('| replica | starts | first sample of last life | last sample | min / max of last life | samples |', '|---|---|---|---|---|---|');
+  lines.push(
+    '',
+    '## Memory (RSS, MB) of each process',
+    '',
+    'Sampled every 10 s; a replica that was killed starts a new series at its restart (the figures are of its last life).',
+    '',
+  );
+  lines.push(
+    '| replica | starts | first sample of last life | last sample | min / max of last life | samples |',
+    '|---|---|---|---|---|---|',
+  );
   for (const r of replicas) {
     const lastStart = r.memory.map((m) => m.rssMb).lastIndexOf(-1);
     const life = r.memory.slice(lastStart + 1).filter((m) => m.rssMb > 0);
     const v = life.map((m) => m.rssMb);
-    lines.push(`| ${r.service}#${r.index} | ${r.starts} | ${v[0] ?? '-'} | ${v[v.length - 1] ?? '-'} | ${v.length ? `${Math.min(...v)} / ${Math.max(...v)}` : '-'} | ${v.length} |`);
+    lines.push(
+      `| ${r.service}#${r.index} | ${r.starts} | ${v[0] ?? '-'} | ${v[v.length - 1] ?? '-'} | ${v.length ? `${Math.min(...v)} / ${Math.max(...v)}` : '-'} | ${v.length} |`,
+    );
   }
   lines.push('');
   const text = lines.join('\n');

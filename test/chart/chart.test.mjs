@@ -32,7 +32,10 @@ function render(valueFiles) {
 const kinds = (docs) => docs.reduce((acc, d) => ({ ...acc, [d.kind]: (acc[d.kind] ?? 0) + 1 }), {});
 
 const valueSets = {
-  default: { files: [], expect: { Deployment: 5, Service: 5, ServiceAccount: 5, ConfigMap: 5, PodDisruptionBudget: 5, Job: 3, NetworkPolicy: 7 } },
+  default: {
+    files: [],
+    expect: { Deployment: 5, Service: 5, ServiceAccount: 5, ConfigMap: 5, PodDisruptionBudget: 5, Job: 3, NetworkPolicy: 7 },
+  },
   production: {
     files: ['ci/production-values.yaml'],
     expect: { Deployment: 5, HorizontalPodAutoscaler: 1, ScaledObject: 1, ServiceMonitor: 1, PrometheusRule: 1, Job: 3 },

@@ -55,7 +55,10 @@ function lineage(stage) {
   for (let s = stage; s; s = byName.get(s.base)) chain.unshift(s);
   return chain;
 }
-const last = (stage, op) => lineage(stage).flatMap((s) => ops(s, op)).at(-1)?.rest;
+const last = (stage, op) =>
+  lineage(stage)
+    .flatMap((s) => ops(s, op))
+    .at(-1)?.rest;
 const execForm = (rest) => JSON.parse(rest.replace(/^--\S+\s+/g, ''));
 const resolveBase = (stage) => {
   const base = lineage(stage)[0].base;
@@ -77,19 +80,25 @@ test('has one target per service', () => {
 
 test('builds once, prunes dev dependencies, and ships only the pruned tree', () => {
   const build = byName.get('build');
-  const run = ops(build, 'RUN').map((r) => r.rest).join('\n');
+  const run = ops(build, 'RUN')
+    .map((r) => r.rest)
+    .join('\n');
   assert.match(run, /npm ci --ignore-scripts\b/);
   assert.match(run, /tsc -b tsconfig\.build\.json/);
   assert.match(run, /npm prune --omit=dev/);
   for (const name of Object.keys(services)) {
-    const copies = lineage(byName.get(name)).flatMap((s) => ops(s, 'COPY')).filter((c) => c.rest.includes('--from='));
+    const copies = lineage(byName.get(name))
+      .flatMap((s) => ops(s, 'COPY'))
+      .filter((c) => c.rest.includes('--from='));
     assert.ok(copies.length > 0, `${name} copies nothing from the build`);
     for (const c of copies) assert.match(c.rest, /--from=app\s/, `${name}: ${c.rest}`);
   }
 });
 
 test("ships the engine's data (the common-fingerprint set it reads at run time)", () => {
-  const run = ops(byName.get('app'), 'RUN').map((r) => r.rest).join('\n');
+  const run = ops(byName.get('app'), 'RUN')
+    .map((r) => r.rest)
+    .join('\n');
   assert.match(run, /cp -a libs\/engine\/data \/app\/libs\/engine\//);
 });
 
@@ -119,7 +128,9 @@ test('images run as the uid/gid the chart enforces', () => {
 
 test('git is installed in the analysis-pipeline image only', () => {
   for (const name of Object.keys(services)) {
-    const runs = lineage(byName.get(name)).filter((s) => s.name !== 'build' && s.name !== 'app').flatMap((s) => ops(s, 'RUN'));
+    const runs = lineage(byName.get(name))
+      .filter((s) => s.name !== 'build' && s.name !== 'app')
+      .flatMap((s) => ops(s, 'RUN'));
     const installsGit = runs.some((r) => /apt-get install[^&]*\bgit\b/.test(r.rest));
     assert.equal(installsGit, name === 'analysis-pipeline', name);
   }
@@ -132,7 +143,9 @@ test('the other services run on a distroless base (no shell, no package manager)
 });
 
 test('the analysis-pipeline image has no npm and restricts git to https', () => {
-  const run = ops(byName.get('analysis-pipeline'), 'RUN').map((r) => r.rest).join('\n');
+  const run = ops(byName.get('analysis-pipeline'), 'RUN')
+    .map((r) => r.rest)
+    .join('\n');
   assert.match(run, /rm -rf [^&]*\/usr\/local\/lib\/node_modules\/npm/);
   assert.match(run, /git config --system protocol\.allow never/);
   assert.match(run, /git config --system protocol\.https\.allow always/);
@@ -140,7 +153,9 @@ test('the analysis-pipeline image has no npm and restricts git to https', () => 
 });
 
 test('.dockerignore keeps local builds, dependencies and history out of the context', () => {
-  const ignore = readFileSync(path.join(root, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+  const ignore = readFileSync(path.join(root, '.dockerignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim());
   for (const entry of ['**/node_modules', '**/dist', '.git', '.tools']) assert.ok(ignore.includes(entry), entry);
 });
 

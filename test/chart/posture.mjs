@@ -3,8 +3,7 @@
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob']);
 
-const podSpecOf = (doc) =>
-  doc.kind === 'CronJob' ? doc.spec?.jobTemplate?.spec?.template?.spec : doc.spec?.template?.spec;
+const podSpecOf = (doc) => (doc.kind === 'CronJob' ? doc.spec?.jobTemplate?.spec?.template?.spec : doc.spec?.template?.spec);
 
 const name = (doc) => `${doc.kind}/${doc.metadata?.name}`;
 
@@ -93,8 +92,7 @@ export function terminationViolations(docs) {
   return out;
 }
 
-const matches = (selector, labels) =>
-  Object.entries(selector ?? {}).every(([k, v]) => labels?.[k] === v);
+const matches = (selector, labels) => Object.entries(selector ?? {}).every(([k, v]) => labels?.[k] === v);
 
 /**
  * Each Deployment has a Service, a PodDisruptionBudget and (when any
@@ -119,7 +117,8 @@ export function wiringViolations(docs) {
       (s) => s.spec?.scaleTargetRef?.name === dep.metadata.name,
     );
     if (scaledBy.length > 1) out.push(`${at}: more than one autoscaler targets it`);
-    if (scaledBy.length === 1 && dep.spec.replicas !== undefined) out.push(`${at}: renders replicas although ${name(scaledBy[0])} owns the count`);
+    if (scaledBy.length === 1 && dep.spec.replicas !== undefined)
+      out.push(`${at}: renders replicas although ${name(scaledBy[0])} owns the count`);
     if (scaledBy.length === 0 && dep.spec.replicas === undefined) out.push(`${at}: no replicas and no autoscaler`);
     const sa = dep.spec?.template?.spec?.serviceAccountName;
     if (!of('ServiceAccount').some((s) => s.metadata.name === sa && s.automountServiceAccountToken === false)) {
@@ -139,7 +138,8 @@ export function wiringViolations(docs) {
     }
     if (doc.kind === 'ConfigMap') {
       for (const k of Object.keys(doc.data ?? {})) {
-        if (/DATABASE_URL|RPC_URL|API_KEY|CURSOR_SECRET|PASSWORD|TOKEN/.test(k)) out.push(`${name(doc)}: secret-like key ${k} in a ConfigMap`);
+        if (/DATABASE_URL|RPC_URL|API_KEY|CURSOR_SECRET|PASSWORD|TOKEN/.test(k))
+          out.push(`${name(doc)}: secret-like key ${k} in a ConfigMap`);
       }
     }
   }

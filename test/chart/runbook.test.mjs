@@ -20,7 +20,19 @@ const doc = readFileSync(path.join(root, 'docs/operations.md'), 'utf8');
 const docs = parseAllDocuments(
   execFileSync(
     helm,
-    ['template', 'lineage', chart, '-n', 'lineage', '-f', path.join(chart, 'ci/production-values.yaml'), '--set', 'fullnameOverride=', '--set', 'secrets.existingSecret='],
+    [
+      'template',
+      'lineage',
+      chart,
+      '-n',
+      'lineage',
+      '-f',
+      path.join(chart, 'ci/production-values.yaml'),
+      '--set',
+      'fullnameOverride=',
+      '--set',
+      'secrets.existingSecret=',
+    ],
     { encoding: 'utf8' },
   ),
 )
@@ -62,13 +74,24 @@ for (const [word, kind] of Object.entries(kinds)) {
 test('the per-service loop names exactly the rendered Deployments', () => {
   const loop = /for d in ([a-z -]+); do/.exec(shellBlocks);
   assert.ok(loop, 'no per-service loop');
-  assert.deepEqual(new Set(loop[1].trim().split(/\s+/).map((s) => `lineage-${s}`)), names('Deployment'));
+  assert.deepEqual(
+    new Set(
+      loop[1]
+        .trim()
+        .split(/\s+/)
+        .map((s) => `lineage-${s}`),
+    ),
+    names('Deployment'),
+  );
 });
 
 test('every component label the runbook selects exists on a rendered pod', () => {
   const podLabels = docs.filter((d) => d.spec?.template?.metadata?.labels).map((d) => d.spec.template.metadata.labels);
   for (const c of all(/app\.kubernetes\.io\/component=([a-z-]+)/g)) {
-    assert.ok(podLabels.some((l) => l['app.kubernetes.io/component'] === c), c);
+    assert.ok(
+      podLabels.some((l) => l['app.kubernetes.io/component'] === c),
+      c,
+    );
   }
   for (const i of all(/app\.kubernetes\.io\/instance=([a-z-]+)/g)) assert.equal(i, 'lineage');
   for (const s of all(/kubernetes\.io\/service-name=([a-z0-9-]+)/g)) assert.ok(names('Service').has(s), s);
@@ -78,7 +101,8 @@ test('every Secret key the runbook uses is one the chart reads', () => {
   const refs = new Set();
   for (const d of docs) {
     for (const c of d.spec?.template?.spec?.containers ?? []) {
-      for (const e of c.env ?? []) if (e.valueFrom?.secretKeyRef) refs.add(`${e.valueFrom.secretKeyRef.name}/${e.valueFrom.secretKeyRef.key}`);
+      for (const e of c.env ?? [])
+        if (e.valueFrom?.secretKeyRef) refs.add(`${e.valueFrom.secretKeyRef.name}/${e.valueFrom.secretKeyRef.key}`);
     }
   }
   const keys = new Set([...refs].map((r) => r.split('/')[1]));
@@ -87,7 +111,10 @@ test('every Secret key the runbook uses is one the chart reads', () => {
   for (const k of mentioned) assert.ok(keys.has(k), `${k} is not read by any service (${[...keys].join(', ')})`);
   for (const k of keys) assert.ok(doc.includes(`\`${k}\``), `Secret key ${k} is not documented`);
   for (const name of all(/(?:describe|get|patch|create) secret(?: generic)? ([a-z-]+)/g)) {
-    assert.ok([...refs].some((r) => r.startsWith(`${name}/`)), `Secret ${name} is not referenced`);
+    assert.ok(
+      [...refs].some((r) => r.startsWith(`${name}/`)),
+      `Secret ${name} is not referenced`,
+    );
   }
 });
 
@@ -103,7 +130,10 @@ test('port-forwards use the service ports', () => {
 test('every value path the runbook sets or names exists in values.yaml', () => {
   const paths = [
     ...all(/--set ([a-zA-Z.]+)=/g),
-    ...all(/`((?:gateway|analysisPipeline|caseStore|factIndexer|chainReader|metrics|networkPolicy|postgresql|nats|secrets)\.[a-zA-Z.]+)`/g, doc),
+    ...all(
+      /`((?:gateway|analysisPipeline|caseStore|factIndexer|chainReader|metrics|networkPolicy|postgresql|nats|secrets)\.[a-zA-Z.]+)`/g,
+      doc,
+    ),
   ];
   assert.ok(paths.length >= 10);
   for (const p of paths) {

@@ -17,7 +17,11 @@ afterAll(async () => {
 const UNIQUE = 'zq-unique-7f3a9c1e-value';
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${stack.api}${path}`, { headers });
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${stack.api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(`${stack.api}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 async function expectError(res: Response, status: number, code: string) {
   const text = await res.text();
@@ -62,7 +66,14 @@ describe('error model', () => {
     await expectError(await get('/analyses/987654/manifest'), 404, 'ANALYSIS_NOT_FOUND');
     await expectError(await get('/cases/987654'), 404, 'CASE_NOT_FOUND');
     await expectError(await get('/cases/987654/evidence'), 404, 'CASE_NOT_FOUND');
-    await expectError(await post('/cases/987654/challenge-preparation', { challenger: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', rationale: 'the evidence is wrong here' }), 404, 'CASE_NOT_FOUND');
+    await expectError(
+      await post('/cases/987654/challenge-preparation', {
+        challenger: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+        rationale: 'the evidence is wrong here',
+      }),
+      404,
+      'CASE_NOT_FOUND',
+    );
     await expectError(await get('/facts/123456789'), 404, 'FACT_NOT_FOUND');
     await expectError(await get('/resolutions/42'), 404, 'RESOLUTION_NOT_FOUND');
   });
@@ -83,7 +94,14 @@ describe('error model', () => {
       expect((await get(`/search?q=${id}`)).status).toBe(200);
     }
     const over = (2n ** 256n).toString();
-    for (const path of [`/analyses/${over}`, `/cases/${over}`, `/facts/${over}`, `/facts/${over}?source=chain`, `/resolutions/${over}`, `/facts?minBlock=${over}`]) {
+    for (const path of [
+      `/analyses/${over}`,
+      `/cases/${over}`,
+      `/facts/${over}`,
+      `/facts/${over}?source=chain`,
+      `/resolutions/${over}`,
+      `/facts?minBlock=${over}`,
+    ]) {
       const e = await expectError(await get(path), 400, 'VALIDATION_FAILED');
       expect(e.fields![0]!.issue).toBe('too_big');
     }
@@ -93,7 +111,11 @@ describe('error model', () => {
     expect(e.fields).toEqual([{ path: '(root)', issue: 'invalid_type' }]);
   });
   it('unknown keys and query parameters are named; their values are not echoed', async () => {
-    const e = await expectError(await post('/repositories/validate', { origin: { url: 'a/b' }, target: { url: 'c/d' }, bogusKey: UNIQUE }), 400, 'VALIDATION_FAILED');
+    const e = await expectError(
+      await post('/repositories/validate', { origin: { url: 'a/b' }, target: { url: 'c/d' }, bogusKey: UNIQUE }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(e.fields).toEqual([{ path: 'bogusKey', issue: 'unrecognized_key' }]);
     const q = await expectError(await get(`/protocol?verbose=${UNIQUE}`), 400, 'VALIDATION_FAILED');
     expect(q.fields).toEqual([{ path: 'verbose', issue: 'unrecognized_key' }]);
@@ -108,20 +130,32 @@ describe('error model', () => {
     await expectError(await get(`/search?q=${UNIQUE}${'x'.repeat(20_000)}`), 431, 'HEADERS_TOO_LARGE');
   });
   it('schema violations name the fields and never echo the value', async () => {
-    const e = await expectError(await post('/analyses', { pair: { origin: { url: UNIQUE, commit: UNIQUE }, target: { url: 'a/b' } } }), 400, 'VALIDATION_FAILED');
+    const e = await expectError(
+      await post('/analyses', { pair: { origin: { url: UNIQUE, commit: UNIQUE }, target: { url: 'a/b' } } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     const paths = e.fields!.map((f) => f.path);
     expect(paths).toEqual(expect.arrayContaining(['pair.origin.commit', 'pair.target.commit']));
     await expectError(await get(`/cases/${UNIQUE}`), 400, 'VALIDATION_FAILED');
     await expectError(await get(`/cases?verdict=${UNIQUE}`), 400, 'VALIDATION_FAILED');
     await expectError(await get(`/facts?outcome=${UNIQUE}`), 400, 'VALIDATION_FAILED');
     await expectError(await get(`/facts?fresh=${UNIQUE}`), 400, 'VALIDATION_FAILED');
-    await expectError(await post('/repositories/validate', { origin: { url: UNIQUE }, target: { url: 'a/b', ref: '--upload-pack=x' } }), 400, 'VALIDATION_FAILED');
+    await expectError(
+      await post('/repositories/validate', { origin: { url: UNIQUE }, target: { url: 'a/b', ref: '--upload-pack=x' } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     await expectError(await post('/cases/1/challenge-preparation', { challenger: UNIQUE, rationale: 'short' }), 400, 'VALIDATION_FAILED');
   });
   it('page size bounds and forged cursors', async () => {
     for (const q of ['limit=0', 'limit=101', 'limit=abc']) await expectError(await get(`/cases?${q}`), 400, 'VALIDATION_FAILED');
     await expectError(await get('/facts?limit=1000'), 400, 'VALIDATION_FAILED');
-    const e = await expectError(await get(`/cases?cursor=${Buffer.from('{"id":"1"}').toString('base64url')}AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`), 400, 'VALIDATION_FAILED');
+    const e = await expectError(
+      await get(`/cases?cursor=${Buffer.from('{"id":"1"}').toString('base64url')}AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(e.fields).toEqual([{ path: 'cursor', issue: 'invalid_cursor' }]);
     await expectError(await get('/activity?cursor=not-a-real-cursor-value'), 400, 'VALIDATION_FAILED');
   });
@@ -132,7 +166,16 @@ describe('error model', () => {
 });
 
 describe('empty stores answer with empty pages', () => {
-  it.each(['/cases', '/search?q=example', '/facts', '/facts?outcome=TRUE&fresh=true&limit=5', '/policies', '/templates', '/activity', '/activity?kind=FactAsserted'])('%s', async (path) => {
+  it.each([
+    '/cases',
+    '/search?q=example',
+    '/facts',
+    '/facts?outcome=TRUE&fresh=true&limit=5',
+    '/policies',
+    '/templates',
+    '/activity',
+    '/activity?kind=FactAsserted',
+  ])('%s', async (path) => {
     const res = await get(path);
     expect(res.status).toBe(200);
     const body = await json(res);
@@ -165,7 +208,17 @@ describe('analyses', () => {
     expect(first.headers.get('location')).toBe(`/api/v1/analyses/${created.analysis.id}`);
     expect(created.analysis.state).toBe('queued');
     expect(created.analysis.pair.target.url).toBe('https://github.com/example/target');
-    expect(created.analysis.stages.map((s: { name: string }) => s.name)).toEqual(['resolve', 'fetch', 'inventory', 'fingerprint', 'history', 'compare', 'decide', 'manifest', 'publish']);
+    expect(created.analysis.stages.map((s: { name: string }) => s.name)).toEqual([
+      'resolve',
+      'fetch',
+      'inventory',
+      'fingerprint',
+      'history',
+      'compare',
+      'decide',
+      'manifest',
+      'publish',
+    ]);
     expect(typeof created.cancelToken).toBe('string');
 
     const again = await post('/analyses', { pair });
@@ -198,7 +251,13 @@ describe('analyses', () => {
     await expectError(await post('/analyses', { pair: third }, { 'idempotency-key': 'k-1' }), 400, 'VALIDATION_FAILED');
   });
   it('the same repository on both sides is refused', async () => {
-    await expectError(await post('/analyses', { pair: { origin: pair.origin, target: { url: 'https://github.com/example/origin.git', commit: 'a'.repeat(40) } } }), 400, 'VALIDATION_FAILED');
+    await expectError(
+      await post('/analyses', {
+        pair: { origin: pair.origin, target: { url: 'https://github.com/example/origin.git', commit: 'a'.repeat(40) } },
+      }),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 });
 
@@ -209,7 +268,10 @@ describe('request ids and the API description', () => {
     expect(res.headers.get('x-request-id')).toBe(rid);
     expect((await json(res)).error.requestId).toBe(rid);
     await new Promise((r) => setTimeout(r, 200));
-    const lines = stack.procs['case-store'].output().split('\n').filter((l) => l.includes(rid));
+    const lines = stack.procs['case-store']
+      .output()
+      .split('\n')
+      .filter((l) => l.includes(rid));
     expect(lines.length).toBeGreaterThan(0);
     expect(JSON.parse(lines[0]!).subject).toBe('lineage.cases.get');
   });

@@ -2,8 +2,17 @@
 // chain-reader pointed at it, a case published from an event, the API's typed data
 // signed by a development wallet and relayed to challengeWithSig. The service signs nothing.
 import {
-  assertDev, buildChallengeTypedData, deployDev, devAccount, lineageFactKey, localClients, readFact, registryAbi, startAnvil,
-  DEFAULT_DEV_POLICY, type AnvilHandle,
+  assertDev,
+  buildChallengeTypedData,
+  deployDev,
+  devAccount,
+  lineageFactKey,
+  localClients,
+  readFact,
+  registryAbi,
+  startAnvil,
+  DEFAULT_DEV_POLICY,
+  type AnvilHandle,
 } from '@lineage/registry';
 import { createTestClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -32,7 +41,12 @@ const fixture = {
   targetCommit: '2'.repeat(40),
   evidence: 8,
 };
-const pair = { originUrl: fixture.originUrl, originCommit: fixture.originCommit, targetUrl: fixture.targetUrl, targetCommit: fixture.targetCommit };
+const pair = {
+  originUrl: fixture.originUrl,
+  originCommit: fixture.originCommit,
+  targetUrl: fixture.targetUrl,
+  targetCommit: fixture.targetCommit,
+};
 let caseId: string;
 let otherCaseId: string;
 
@@ -44,17 +58,28 @@ async function publish(analysisId: string, o: typeof fixture): Promise<string> {
   const { bytes, hash } = manifestBytes(fixtureManifest(o));
   standins.manifests.set(analysisId, { bytes, hash });
   await standins.publish(completedEvent(analysisId, o, hash, bytes.length));
-  return waitFor(`case of analysis ${analysisId}`, async () => {
-    const hit = (await json(await fetch(`${stack.api}/cases?repository=${encodeURIComponent(o.targetUrl)}`))).items[0];
-    return hit?.id as string | undefined;
-  }, 30_000, 200);
+  return waitFor(
+    `case of analysis ${analysisId}`,
+    async () => {
+      const hit = (await json(await fetch(`${stack.api}/cases?repository=${encodeURIComponent(o.targetUrl)}`))).items[0];
+      return hit?.id as string | undefined;
+    },
+    30_000,
+    200,
+  );
 }
 
 beforeAll(async () => {
   anvil = await startAnvil({ slotsInAnEpoch: 1 });
   registry = await deployDev(anvil.rpcUrl);
   stack = await startStack({
-    extraEnv: { 'chain-reader': { RPC_URL: anvil.rpcUrl, REGISTRY_ADDRESS: registry.address, REGISTRY_DEPLOYED_BLOCK: String(registry.deployedBlock) } },
+    extraEnv: {
+      'chain-reader': {
+        RPC_URL: anvil.rpcUrl,
+        REGISTRY_ADDRESS: registry.address,
+        REGISTRY_DEPLOYED_BLOCK: String(registry.deployedBlock),
+      },
+    },
   });
   await stack.procs['analysis-pipeline'].stop();
   standins = await Standins.connect(stack.nats.url);
@@ -82,7 +107,14 @@ it('prepares typed data that a wallet signs and anyone relays to challengeWithSi
   expect(prep.typedData).toMatchObject({
     domain: { name: 'LineageRegistry', version: '1', chainId: '31337', verifyingContract: registry.address },
     primaryType: 'Challenge',
-    message: { factKey, caseId, manifestHash: ASSERTED_MANIFEST, evidenceDigest: `0x${'00'.repeat(32)}`, challenger: challenger.address, nonce: '0' },
+    message: {
+      factKey,
+      caseId,
+      manifestHash: ASSERTED_MANIFEST,
+      evidenceDigest: `0x${'00'.repeat(32)}`,
+      challenger: challenger.address,
+      nonce: '0',
+    },
   });
   const deadline = Number(prep.typedData.message.deadline);
   expect(deadline).toBeGreaterThan(now);
@@ -102,17 +134,33 @@ it('prepares typed data that a wallet signs and anyone relays to challengeWithSi
   const signature = await privateKeyToAccount(challenger.privateKey).signTypedData(typed);
 
   const { publicClient, walletClient } = localClients(anvil.rpcUrl, relayer.privateKey);
-  const onChainDigest = await publicClient.readContract({ address: registry.address, abi: registryAbi, functionName: 'challengeDigest', args: [typed.message] });
+  const onChainDigest = await publicClient.readContract({
+    address: registry.address,
+    abi: registryAbi,
+    functionName: 'challengeDigest',
+    args: [typed.message],
+  });
   expect(onChainDigest).toBe(prep.digest);
 
   const hash = await walletClient.writeContract({
-    address: registry.address, abi: registryAbi, functionName: 'challengeWithSig', args: [typed.message, signature], value: DEFAULT_DEV_POLICY.bondWei, chain: walletClient.chain, account: walletClient.account!,
+    address: registry.address,
+    abi: registryAbi,
+    functionName: 'challengeWithSig',
+    args: [typed.message, signature],
+    value: DEFAULT_DEV_POLICY.bondWei,
+    chain: walletClient.chain,
+    account: walletClient.account!,
   });
   const receipt = await publicClient.waitForTransactionReceipt({ hash });
   expect(receipt.status).toBe('success');
   const fact = await readFact({ publicClient, address: registry.address, factKey: BigInt(factKey) });
   expect(fact?.status).toBe('CHALLENGED');
-  const nonce = await publicClient.readContract({ address: registry.address, abi: registryAbi, functionName: 'nonces', args: [challenger.address] });
+  const nonce = await publicClient.readContract({
+    address: registry.address,
+    abi: registryAbi,
+    functionName: 'nonces',
+    args: [challenger.address],
+  });
   expect(nonce).toBe(1n);
 
   // Once challenged there is nothing left to challenge.
@@ -134,7 +182,10 @@ it('a case whose fact was never asserted is 409, an unknown case 404, a bad body
 
 it('is 503 CHAIN_UNAVAILABLE when the chain side is not there, and the case still reads', async () => {
   await stack.procs['chain-reader'].stop();
-  const res = await post(`/cases/${otherCaseId}/challenge-preparation`, { challenger: challenger.address, rationale: 'the chain side is down now' });
+  const res = await post(`/cases/${otherCaseId}/challenge-preparation`, {
+    challenger: challenger.address,
+    rationale: 'the chain side is down now',
+  });
   expect(res.status).toBe(503);
   expect((await json(res)).error.code).toBe('CHAIN_UNAVAILABLE');
   const read = await fetch(`${stack.api}/cases/${caseId}`);

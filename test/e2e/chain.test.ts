@@ -36,18 +36,38 @@ it('describes the live registry with its EIP-712 domain', async () => {
 });
 
 it('reads a fact directly at the finalized block and compares it with the projection', async () => {
-  const pair = { originUrl: 'https://github.com/example/origin', originCommit: 'a'.repeat(40), targetUrl: 'https://github.com/example/target', targetCommit: 'b'.repeat(40) };
+  const pair = {
+    originUrl: 'https://github.com/example/origin',
+    originCommit: 'a'.repeat(40),
+    targetUrl: 'https://github.com/example/target',
+    targetCommit: 'b'.repeat(40),
+  };
   const factKey = lineageFactKey(registry.templateId, pair).toString();
   const before = await json(await get(`/facts/${factKey}?source=chain`));
   expect(before).toMatchObject({ factKey, source: 'chain', chain: { exists: false }, projection: null, matches: true });
-  expect(before).toMatchObject({ canonical: null, latest: null, comparison: { canonical: { projection: null, matches: true }, latest: { projection: null, matches: true } } });
+  expect(before).toMatchObject({
+    canonical: null,
+    latest: null,
+    comparison: { canonical: { projection: null, matches: true }, latest: { projection: null, matches: true } },
+  });
 
-  const asserted = await assertDev({ rpcUrl: anvil.rpcUrl, address: registry.address, pair, outcome: 'TRUE', manifestHash: `0x${'cd'.repeat(32)}` });
+  const asserted = await assertDev({
+    rpcUrl: anvil.rpcUrl,
+    address: registry.address,
+    pair,
+    outcome: 'TRUE',
+    manifestHash: `0x${'cd'.repeat(32)}`,
+  });
   // Not final yet: the finalized block trails the head by two. The read at the head has it already.
   const pending = await json(await get(`/facts/${factKey}?source=chain`));
   expect(pending.chain.exists).toBe(false);
   expect(pending.canonical).toBeNull();
-  expect(pending.latest).toMatchObject({ outcome: 'TRUE', status: 'ASSERTED', manifestHash: `0x${'cd'.repeat(32)}`, blockNumber: pending.readAt.latest.blockNumber });
+  expect(pending.latest).toMatchObject({
+    outcome: 'TRUE',
+    status: 'ASSERTED',
+    manifestHash: `0x${'cd'.repeat(32)}`,
+    blockNumber: pending.readAt.latest.blockNumber,
+  });
   expect(BigInt(pending.readAt.latest.blockNumber)).toBeGreaterThanOrEqual(asserted.blockNumber);
   expect(BigInt(pending.readAt.latest.blockNumber) - BigInt(pending.readAt.canonical.blockNumber)).toBe(2n);
   await createTestClient({ mode: 'anvil', transport: http(anvil.rpcUrl) }).mine({ blocks: 3 });
@@ -62,6 +82,11 @@ it('reads a fact directly at the finalized block and compares it with the projec
     return b.matches === true ? b : false;
   });
   expect(agreed.projection).toMatchObject({ outcome: 'TRUE', status: 'ASSERTED', manifestHash: `0x${'cd'.repeat(32)}` });
-  expect(agreed.canonical).toMatchObject({ outcome: 'TRUE', status: 'ASSERTED', blockNumber: agreed.blockNumber, blockHash: agreed.blockHash });
+  expect(agreed.canonical).toMatchObject({
+    outcome: 'TRUE',
+    status: 'ASSERTED',
+    blockNumber: agreed.blockNumber,
+    blockHash: agreed.blockHash,
+  });
   expect(agreed.comparison.canonical).toEqual({ projection: agreed.projection, matches: true });
 });

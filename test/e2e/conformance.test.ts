@@ -5,7 +5,8 @@ import { undocumented, type OpenApiDoc } from '../support/conformance';
 import { observedSoFar } from '../support/observed-statuses';
 
 const doc = buildOpenApiDocument({ version: 'test' }) as unknown as OpenApiDoc;
-const check = (method: string, path: string, status: number, code: string | null = null) => undocumented(doc, { method, path, status, code });
+const check = (method: string, path: string, status: number, code: string | null = null) =>
+  undocumented(doc, { method, path, status, code });
 
 describe('the documented-response check', () => {
   it('accepts what the document lists', () => {

@@ -29,13 +29,16 @@ async function freeRange(n: number): Promise<number> {
 /** Local addresses (hex, as /proc/net/tcp writes them) listening on `port`. */
 function listenAddresses(port: number): string[] {
   const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
-  return readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)
+  return readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .slice(1)
     .map((l) => l.trim().split(/\s+/))
     .filter((f) => f[1]?.endsWith(`:${hexPort}`) && f[3] === '0A')
     .map((f) => f[1]!.split(':')[0]!);
 }
 
-const pids = (out: string, name: string): number[] => [...out.matchAll(new RegExp(`\\[dev\\] ${name} started \\(pid (\\d+)\\)`, 'g'))].map((m) => Number(m[1]));
+const pids = (out: string, name: string): number[] =>
+  [...out.matchAll(new RegExp(`\\[dev\\] ${name} started \\(pid (\\d+)\\)`, 'g'))].map((m) => Number(m[1]));
 
 let nats: Awaited<ReturnType<typeof startNats>>;
 let db: Awaited<ReturnType<typeof freshDatabase>>;
@@ -58,10 +61,15 @@ beforeAll(async () => {
     RPC_URL: undefined,
     REGISTRY_ADDRESS: undefined,
   });
-  await waitFor('the dev stack', async () => {
-    if (dev.child.exitCode !== null) throw new Error(`dev exited: ${dev.output().slice(-2000)}`);
-    return dev.output().includes('[dev] all services ready');
-  }, 120_000, 250);
+  await waitFor(
+    'the dev stack',
+    async () => {
+      if (dev.child.exitCode !== null) throw new Error(`dev exited: ${dev.output().slice(-2000)}`);
+      return dev.output().includes('[dev] all services ready');
+    },
+    120_000,
+    250,
+  );
 });
 
 afterAll(async () => {
@@ -82,11 +90,22 @@ describe('make dev (scripts/dev.mjs)', () => {
     expect(first).toBeGreaterThan(0);
     process.kill(first!, 'SIGKILL');
     let gatewayDown = 0;
-    const back = await waitFor('the pipeline restarted', async () => {
-      if ((await fetch(`http://127.0.0.1:${base}/health`).then((r) => r.status, () => 0)) !== 200) gatewayDown++;
-      const now = pids(dev.output(), 'analysis-pipeline');
-      return now.length === 2 && now[1];
-    }, 30_000, 200);
+    const back = await waitFor(
+      'the pipeline restarted',
+      async () => {
+        if (
+          (await fetch(`http://127.0.0.1:${base}/health`).then(
+            (r) => r.status,
+            () => 0,
+          )) !== 200
+        )
+          gatewayDown++;
+        const now = pids(dev.output(), 'analysis-pipeline');
+        return now.length === 2 && now[1];
+      },
+      30_000,
+      200,
+    );
     expect(back).not.toBe(first);
     expect(dev.output()).toMatch(/\[dev\] analysis-pipeline exited \(SIGKILL\); restarting in 1 s \(restart 1\)/);
     await waitReady(base + 1, 60_000);
@@ -99,22 +118,37 @@ describe('make dev (scripts/dev.mjs)', () => {
     expect(anvil).toBeGreaterThan(0);
     const deployedBefore = (dev.output().match(/\[dev\] registry deployed at/g) ?? []).length;
     process.kill(anvil!, 'SIGKILL');
-    await waitFor('the registry deployed again', async () => (dev.output().match(/\[dev\] registry deployed at/g) ?? []).length === deployedBefore + 1, 60_000, 200);
+    await waitFor(
+      'the registry deployed again',
+      async () => (dev.output().match(/\[dev\] registry deployed at/g) ?? []).length === deployedBefore + 1,
+      60_000,
+      200,
+    );
     expect(pids(dev.output(), 'anvil')).toHaveLength(2);
     // The indexer's projection came from the old chain: it must start over and follow the new one, never halt.
     const states = new Set<string>();
-    await waitFor('the indexer following the new chain', async () => {
-      const p = await fetch(`http://127.0.0.1:${base}/api/v1/protocol`).then((r) => (r.ok ? r.json() : null), () => null);
-      const state = (p as { indexer?: { state?: string } } | null)?.indexer?.state;
-      if (state) states.add(state);
-      return state === 'following';
-    }, 90_000, 250);
+    await waitFor(
+      'the indexer following the new chain',
+      async () => {
+        const p = await fetch(`http://127.0.0.1:${base}/api/v1/protocol`).then(
+          (r) => (r.ok ? r.json() : null),
+          () => null,
+        );
+        const state = (p as { indexer?: { state?: string } } | null)?.indexer?.state;
+        if (state) states.add(state);
+        return state === 'following';
+      },
+      90_000,
+      250,
+    );
     expect(states).not.toContain('halted');
     expect(dev.output()).not.toMatch(/INDEXER HALTED/);
   });
 
   it('SIGTERM stops every process and frees every port', async () => {
-    const all = ['gateway', 'analysis-pipeline', 'case-store', 'fact-indexer', 'chain-reader', 'anvil'].map((n) => pids(dev.output(), n).pop()!);
+    const all = ['gateway', 'analysis-pipeline', 'case-store', 'fact-indexer', 'chain-reader', 'anvil'].map((n) =>
+      pids(dev.output(), n).pop()!,
+    );
     expect(await dev.stop('SIGTERM')).toBe(0);
     for (const pid of all) expect(() => process.kill(pid, 0)).toThrow();
     for (let p = base; p < base + 6; p++) expect(listenAddresses(p)).toEqual([]);

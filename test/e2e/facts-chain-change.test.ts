@@ -35,17 +35,30 @@ const ready = async () => {
   const res = await fetch(`http://127.0.0.1:${indexerPort()}/ready`);
   return { status: res.status, body: await json(res) };
 };
-const haltedGauge = async () => /^lineage_indexer_halted(?:\{[^}]*\})? (\d+)/m.exec(await (await fetch(`http://127.0.0.1:${indexerPort()}/metrics`)).text())?.[1];
-const pair = (n: number) => ({ originUrl: `https://github.com/example/chain-origin-${n}`, originCommit: String(n).padStart(40, 'a'), targetUrl: `https://github.com/example/chain-target-${n}`, targetCommit: String(n).padStart(40, 'b') });
+const haltedGauge = async () =>
+  /^lineage_indexer_halted(?:\{[^}]*\})? (\d+)/m.exec(await (await fetch(`http://127.0.0.1:${indexerPort()}/metrics`)).text())?.[1];
+const pair = (n: number) => ({
+  originUrl: `https://github.com/example/chain-origin-${n}`,
+  originCommit: String(n).padStart(40, 'a'),
+  targetUrl: `https://github.com/example/chain-target-${n}`,
+  targetCommit: String(n).padStart(40, 'b'),
+});
 const factKey = (n: number) => lineageFactKey(registry.templateId, pair(n)).toString();
 
 async function assertAndFinalize(n: number): Promise<void> {
-  await assertDev({ rpcUrl: anvil.rpcUrl, address: registry.address, pair: pair(n), outcome: 'TRUE', manifestHash: `0x${'ab'.repeat(32)}` });
+  await assertDev({
+    rpcUrl: anvil.rpcUrl,
+    address: registry.address,
+    pair: pair(n),
+    outcome: 'TRUE',
+    manifestHash: `0x${'ab'.repeat(32)}`,
+  });
   await createTestClient({ mode: 'anvil', transport: http(anvil.rpcUrl) }).mine({ blocks: 3 });
   await waitFor(`fact ${n} canonical`, async () => (await body(`/facts/${factKey(n)}`)).fact?.canonical?.status === 'ASSERTED', 20_000);
 }
 
-const blockHash = async (rpcUrl: string, n: bigint) => (await localClients(rpcUrl, devAccount(0).privateKey).publicClient.getBlock({ blockNumber: n })).hash;
+const blockHash = async (rpcUrl: string, n: bigint) =>
+  (await localClients(rpcUrl, devAccount(0).privateKey).publicClient.getBlock({ blockNumber: n })).hash;
 
 /** Stop the chain (and chain-reader), start a fresh anvil with the registry deployed again, point chain-reader at it. */
 async function replaceChain(): Promise<void> {
@@ -56,28 +69,55 @@ async function replaceChain(): Promise<void> {
   anvil = await startAnvil({ slotsInAnEpoch: 1 });
   const again = await deployDev(anvil.rpcUrl);
   // The very case the old check could not see: same chain id, same address, same deployment block number...
-  expect({ address: again.address, deployedBlock: again.deployedBlock, chainId: again.chainId }).toEqual({ address: registry.address, deployedBlock: registry.deployedBlock, chainId: registry.chainId });
+  expect({ address: again.address, deployedBlock: again.deployedBlock, chainId: again.chainId }).toEqual({
+    address: registry.address,
+    deployedBlock: registry.deployedBlock,
+    chainId: registry.chainId,
+  });
   // ...another block there, and a chain shorter than the one indexed.
   expect(await blockHash(anvil.rpcUrl, BigInt(registry.deployedBlock))).not.toBe(oldHash);
   stack.procs['chain-reader'] = startService('chain-reader', {
-    ...stack.env, HTTP_PORT: String(stack.ports['chain-reader']), RPC_URL: anvil.rpcUrl, REGISTRY_ADDRESS: registry.address, REGISTRY_DEPLOYED_BLOCK: String(registry.deployedBlock),
+    ...stack.env,
+    HTTP_PORT: String(stack.ports['chain-reader']),
+    RPC_URL: anvil.rpcUrl,
+    REGISTRY_ADDRESS: registry.address,
+    REGISTRY_DEPLOYED_BLOCK: String(registry.deployedBlock),
   });
   await waitReady(stack.ports['chain-reader']);
 }
 
 function reset(...args: string[]) {
-  return spawnSync(process.execPath, [join('services', 'fact-indexer', 'dist', 'reset.js'), ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: stack.databaseUrl }, encoding: 'utf8' });
+  return spawnSync(process.execPath, [join('services', 'fact-indexer', 'dist', 'reset.js'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: stack.databaseUrl },
+    encoding: 'utf8',
+  });
 }
 
 const expectHaltedOnNewChain = async () => {
-  const p = await waitFor('the writer halts', async () => {
-    const b = await body('/protocol');
-    return b.indexer.state === 'halted' ? b : false;
-  }, 30_000);
-  expect(p.indexer.halted).toMatch(new RegExp(`^a different chain than the one indexed: deployment block ${registry.deployedBlock} hash differs \\(indexed 0x[0-9a-f]{64}, node 0x[0-9a-f]{64}\\); .*reset\\.js --yes`));
+  const p = await waitFor(
+    'the writer halts',
+    async () => {
+      const b = await body('/protocol');
+      return b.indexer.state === 'halted' ? b : false;
+    },
+    30_000,
+  );
+  expect(p.indexer.halted).toMatch(
+    new RegExp(
+      `^a different chain than the one indexed: deployment block ${registry.deployedBlock} hash differs \\(indexed 0x[0-9a-f]{64}, node 0x[0-9a-f]{64}\\); .*reset\\.js --yes`,
+    ),
+  );
   expect(p.indexer.lagBlocks).toBeNull();
   expect(p.indexer.writer).toBe(true);
-  const r = await waitFor('the writer unready', async () => { const x = await ready(); return x.status === 503 ? x : false; }, 10_000);
+  const r = await waitFor(
+    'the writer unready',
+    async () => {
+      const x = await ready();
+      return x.status === 503 ? x : false;
+    },
+    10_000,
+  );
   expect(r.body.status).toBe('unready');
   expect(r.body.checks.indexer).toEqual({ ok: false, detail: `halted: ${p.indexer.halted}` });
   expect(r.body.checks.postgres.ok).toBe(true);
@@ -117,12 +157,19 @@ describe('a fresh chain under an old projection', () => {
 
     const done = reset('--yes');
     expect(done.status).toBe(0);
-    expect(JSON.parse(done.stdout.trim())).toMatchObject({ msg: 'facts projection reset', was: { halted: expect.stringMatching(/hash differs/) } });
+    expect(JSON.parse(done.stdout.trim())).toMatchObject({
+      msg: 'facts projection reset',
+      was: { halted: expect.stringMatching(/hash differs/) },
+    });
     // The running writer notices on its next poll; no restart.
-    await waitFor('indexing again', async () => {
-      const b = await body('/protocol');
-      return b.indexer.state === 'following' && b.indexer.halted === null;
-    }, 30_000);
+    await waitFor(
+      'indexing again',
+      async () => {
+        const b = await body('/protocol');
+        return b.indexer.state === 'following' && b.indexer.halted === null;
+      },
+      30_000,
+    );
     expect((await ready()).status).toBe(200);
     expect(await haltedGauge()).toBe('0');
     expect((await get(`/facts/${factKey(1)}`)).status).toBe(404); // the old chain's fact is gone with it

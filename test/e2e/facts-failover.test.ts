@@ -3,7 +3,12 @@
 import { assertDev, lineageFactKey, type AnvilHandle } from '@lineage/registry';
 import { createTestClient, http, type Hex } from 'viem';
 import type { Stack } from '../support/stack';
-import { chainActivity as chainActivityOf, projectedActivity as projectedActivityOf, startChainStack, type ChainStack } from '../support/chain-stack';
+import {
+  chainActivity as chainActivityOf,
+  projectedActivity as projectedActivityOf,
+  startChainStack,
+  type ChainStack,
+} from '../support/chain-stack';
 import { freePort, startService, waitFor, waitReady, type Proc } from '../support/processes';
 import { json } from '../support/http';
 
@@ -42,7 +47,8 @@ const pair = (n: number) => ({
   targetCommit: n.toString(16).padStart(40, 'd'),
 });
 const manifest = (n: number): Hex => `0x${(n % 256).toString(16).padStart(2, '0').repeat(32)}`;
-const assertPair = (n: number) => assertDev({ rpcUrl: anvil.rpcUrl, address: registry.address, pair: pair(n), outcome: 'TRUE', manifestHash: manifest(n) });
+const assertPair = (n: number) =>
+  assertDev({ rpcUrl: anvil.rpcUrl, address: registry.address, pair: pair(n), outcome: 'TRUE', manifestHash: manifest(n) });
 
 async function isWriter(port: number): Promise<boolean | null> {
   try {
@@ -56,10 +62,16 @@ async function isWriter(port: number): Promise<boolean | null> {
 
 const chainActivity = () => chainActivityOf(chain);
 const projectedActivity = () => projectedActivityOf(chain);
-const caughtUp = () => waitFor('activity equals the chain', async () => {
-  const [a, b] = await Promise.all([projectedActivity(), chainActivity()]);
-  return JSON.stringify(a) === JSON.stringify(b) ? a : false;
-}, 30_000, 200);
+const caughtUp = () =>
+  waitFor(
+    'activity equals the chain',
+    async () => {
+      const [a, b] = await Promise.all([projectedActivity(), chainActivity()]);
+      return JSON.stringify(a) === JSON.stringify(b) ? a : false;
+    },
+    30_000,
+    200,
+  );
 
 it('exactly one replica writes; killing it hands the lease over and indexing continues without gaps or duplicates', async () => {
   const second = await startReplica();

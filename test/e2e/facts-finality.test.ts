@@ -16,7 +16,11 @@ beforeAll(async () => {
   registry = await deployDev(anvil.rpcUrl);
   stack = await startStack({
     extraEnv: {
-      'chain-reader': { RPC_URL: anvil.rpcUrl, REGISTRY_ADDRESS: registry.address, REGISTRY_DEPLOYED_BLOCK: String(registry.deployedBlock) },
+      'chain-reader': {
+        RPC_URL: anvil.rpcUrl,
+        REGISTRY_ADDRESS: registry.address,
+        REGISTRY_DEPLOYED_BLOCK: String(registry.deployedBlock),
+      },
       'fact-indexer': indexerEnv,
     },
   });
@@ -28,7 +32,12 @@ afterAll(async () => {
 
 const get = (path: string) => fetch(`${stack.api}${path}`);
 const body = async (path: string) => json(await get(path));
-const pair = { originUrl: 'https://github.com/example/deep-origin', originCommit: 'e'.repeat(40), targetUrl: 'https://github.com/example/deep-target', targetCommit: 'f'.repeat(40) };
+const pair = {
+  originUrl: 'https://github.com/example/deep-origin',
+  originCommit: 'e'.repeat(40),
+  targetUrl: 'https://github.com/example/deep-target',
+  targetCommit: 'f'.repeat(40),
+};
 const factKey = () => lineageFactKey(registry.templateId, pair).toString();
 
 it('halts on a reorg below finality, keeps serving reads, and a development reset re-indexes the new chain', async () => {
@@ -44,7 +53,11 @@ it('halts on a reorg below finality, keeps serving reads, and a development rese
   await waitFor('the writer halts', async () => /INDEXER HALTED/.test(indexer.output()), 20_000);
   expect(indexer.output()).toMatch(/reorg below the finalized block/);
   const halted = (await body('/protocol')).indexer;
-  expect(halted).toMatchObject({ state: 'halted', halted: expect.stringMatching(/^reorg below the finalized block \d+: .*reset\.js --yes/), lagBlocks: null });
+  expect(halted).toMatchObject({
+    state: 'halted',
+    halted: expect.stringMatching(/^reorg below the finalized block \d+: .*reset\.js --yes/),
+    lagBlocks: null,
+  });
   // The halted writer is not ready (its check says why); reads go on through the gateway.
   const ready = await fetch(`http://127.0.0.1:${stack.ports['fact-indexer']}/ready`);
   expect(ready.status).toBe(503);
@@ -52,7 +65,12 @@ it('halts on a reorg below finality, keeps serving reads, and a development rese
   // Reads keep serving the last trustworthy state; the direct read shows the disagreement.
   expect((await body(`/facts/${factKey()}`)).fact.canonical.status).toBe('ASSERTED');
   const direct = await body(`/facts/${factKey()}?source=chain`);
-  expect(direct).toMatchObject({ matches: false, canonical: null, latest: null, comparison: { canonical: { matches: false }, latest: { matches: false } } });
+  expect(direct).toMatchObject({
+    matches: false,
+    canonical: null,
+    latest: null,
+    comparison: { canonical: { matches: false }, latest: { matches: false } },
+  });
   expect(direct.comparison.canonical.projection.status).toBe('ASSERTED');
   const listed = (await body('/facts?source=chain')).items.find((i: { factKey: string }) => i.factKey === factKey());
   expect(listed).toMatchObject({ canonical: null, projection: { status: 'ASSERTED' }, matches: false });
@@ -66,12 +84,17 @@ it('halts on a reorg below finality, keeps serving reads, and a development rese
   await again.stop();
 
   // ...a development reset does: the projections are rebuilt from the chain as it is now.
-  const reset = startService('fact-indexer', { ...stack.env, ...indexerEnv, HTTP_PORT: String(stack.ports['fact-indexer']), INDEXER_RESET_ON_CHAIN_CHANGE: 'true' });
+  const reset = startService('fact-indexer', {
+    ...stack.env,
+    ...indexerEnv,
+    HTTP_PORT: String(stack.ports['fact-indexer']),
+    INDEXER_RESET_ON_CHAIN_CHANGE: 'true',
+  });
   stack.procs['fact-indexer'] = reset;
   await waitReady(stack.ports['fact-indexer']);
   await waitFor('re-indexed', async () => (await body('/protocol')).indexer.state === 'following', 20_000);
   expect(reset.output()).toMatch(/projections reset/);
   await waitFor('fact gone with its blocks', async () => (await get(`/facts/${factKey()}`)).status === 404, 20_000);
-  expect((await body(`/facts/${factKey()}?source=chain`))).toMatchObject({ chain: { exists: false }, projection: null, matches: true });
+  expect(await body(`/facts/${factKey()}?source=chain`)).toMatchObject({ chain: { exists: false }, projection: null, matches: true });
   expect((await body('/templates')).items).toHaveLength(1);
 });

@@ -28,25 +28,44 @@ it(`${RUNS} generated requests (seed ${SEED}) keep every invariant`, async () =>
   );
   // The run reached the places it is meant to: every operation, errors of each kind, successes, strays.
   expect(tally.sent).toBeGreaterThanOrEqual(RUNS);
-  for (const op of Object.entries(ctx.doc.paths).filter(([p]) => p.startsWith('/api/')).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`))) {
-    expect({ op, sent: (tally.byRoute[op] ? Object.values(tally.byRoute[op]!).reduce((a, b) => a + b, 0) : 0) > 0 }).toEqual({ op, sent: true });
+  for (const op of Object.entries(ctx.doc.paths)
+    .filter(([p]) => p.startsWith('/api/'))
+    .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`))) {
+    expect({ op, sent: (tally.byRoute[op] ? Object.values(tally.byRoute[op]!).reduce((a, b) => a + b, 0) : 0) > 0 }).toEqual({
+      op,
+      sent: true,
+    });
   }
   // (304 and 422 are rarer than one in 500 here; the pipeline e2e test gives both.)
-  for (const status of ['200', '202', '400', '401', '404', '409', '413', '415', '431']) expect({ status, seen: (tally.byStatus[status] ?? 0) > 0 }).toEqual({ status, seen: true });
+  for (const status of ['200', '202', '400', '401', '404', '409', '413', '415', '431'])
+    expect({ status, seen: (tally.byStatus[status] ?? 0) > 0 }).toEqual({ status, seen: true });
 }, 300_000);
 
 it('the invariants catch what they are meant to catch', () => {
   // A check that never fails proves nothing: feed it responses that break each invariant.
-  const r = { via: 'http' as const, method: 'GET', target: '/api/v1/cases/zq0000000000', headers: {}, markers: ['zq0000000000'], label: 'x' };
+  const r = {
+    via: 'http' as const,
+    method: 'GET',
+    target: '/api/v1/cases/zq0000000000',
+    headers: {},
+    markers: ['zq0000000000'],
+    label: 'x',
+  };
   const envelope = (code: string, extra = '') => Buffer.from(`{"error":{"code":"${code}","message":"m","requestId":"rid"${extra}}}`);
   const res = (status: number, body: Buffer, headers: Record<string, string> = { 'x-request-id': 'rid' }) => ({ status, headers, body });
   expect(violations(ctx, r, res(400, envelope('VALIDATION_FAILED')))).toEqual([]);
   expect(violations(ctx, r, res(500, envelope('INTERNAL'))).join()).toMatch(/5xx/);
   expect(violations(ctx, r, res(409, envelope('INDEXER_BEHIND'))).join()).toMatch(/does not document 409/);
   expect(violations(ctx, r, res(404, envelope('ANALYSIS_NOT_FOUND'))).join()).toMatch(/not ANALYSIS_NOT_FOUND/);
-  expect(violations(ctx, r, res(400, envelope('VALIDATION_FAILED', ',"fields":[{"path":"zq0000000000","issue":"x"}]'))).join()).toMatch(/marker .* echoed/);
-  expect(violations(ctx, r, res(400, envelope('VALIDATION_FAILED'), { 'x-request-id': 'rid', location: '/zq0000000000' })).join()).toMatch(/echoed in header location/);
-  expect(violations(ctx, r, res(400, envelope('VALIDATION_FAILED', ',"stack":"Error: x\\n    at parse (/srv/app/dist/routes.js:10:3)"'))).join()).toMatch(/stack frame.*file path/);
+  expect(violations(ctx, r, res(400, envelope('VALIDATION_FAILED', ',"fields":[{"path":"zq0000000000","issue":"x"}]'))).join()).toMatch(
+    /marker .* echoed/,
+  );
+  expect(violations(ctx, r, res(400, envelope('VALIDATION_FAILED'), { 'x-request-id': 'rid', location: '/zq0000000000' })).join()).toMatch(
+    /echoed in header location/,
+  );
+  expect(
+    violations(ctx, r, res(400, envelope('VALIDATION_FAILED', ',"stack":"Error: x\\n    at parse (/srv/app/dist/routes.js:10:3)"'))).join(),
+  ).toMatch(/stack frame.*file path/);
   expect(violations(ctx, r, res(400, Buffer.from('Bad Request'))).join()).toMatch(/not JSON/);
   expect(violations(ctx, r, res(400, envelope('VALIDATION_FAILED'), { 'x-request-id': 'other' })).join()).toMatch(/requestId differs/);
   expect(violations(ctx, r, res(200, Buffer.from('{"case":{}}'))).join()).toMatch(/does not match/);

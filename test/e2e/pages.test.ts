@@ -23,7 +23,8 @@ import { ARTIFACTS, launchChromium, type BrowserHandle } from '../support/browse
 
 jest.setTimeout(240_000);
 
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 const HOSTILE = '<img src=x onerror=alert(1)>.js';
 const SCRIPT_BODY = '</script><script>alert(2)</script>';
 const DAY = 86_400;
@@ -61,7 +62,11 @@ function buildHostileFork(dir: string): void {
   buildRepo(join(dir, 'hostile', 'target.git'), {
     commits: [
       ...shared,
-      { time: T0 + 25 * DAY, message: 'fork: rename', files: { 'README.md': '# hostile-plus\n\nForked from hostile-core, with extras.\n', 'package.json': pkg('hostile-plus') } },
+      {
+        time: T0 + 25 * DAY,
+        message: 'fork: rename',
+        files: { 'README.md': '# hostile-plus\n\nForked from hostile-core, with extras.\n', 'package.json': pkg('hostile-plus') },
+      },
       { time: T0 + 30 * DAY, message: 'fork: extras', files: { 'docs/extras.md': '# Extras\n\nSome extras.\n' } },
     ],
   });
@@ -146,7 +151,11 @@ async function expectClean(w: Watched, res: { headers(): Record<string, string> 
 async function axe(page: Page): Promise<{ id: string; targets: string[] }[]> {
   await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
   return page.evaluate(async () => {
-    const a = (window as unknown as { axe: { run(ctx: Document, o: unknown): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const a = (
+      window as unknown as {
+        axe: { run(ctx: Document, o: unknown): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
     const r = await a.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
     return r.violations.map((v) => ({ id: v.id, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
   });
@@ -157,7 +166,9 @@ async function landmarks(page: Page): Promise<Record<string, number>> {
     header: document.querySelectorAll('body > header').length,
     nav: document.querySelectorAll('nav').length,
     main: document.querySelectorAll('main').length,
-    unlabelled: [...document.querySelectorAll('input:not([type=hidden]), select, textarea')].filter((e) => !(e as HTMLInputElement).labels?.length).length,
+    unlabelled: [...document.querySelectorAll('input:not([type=hidden]), select, textarea')].filter(
+      (e) => !(e as HTMLInputElement).labels?.length,
+    ).length,
   }));
 }
 
@@ -170,8 +181,17 @@ beforeAll(async () => {
   const registry = await deployDev(anvil.rpcUrl);
   stack = await startStack({
     extraEnv: {
-      'analysis-pipeline': { LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${git.port}`, LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true', REPO_CACHE_DIR: cache, WORKER_THREADS: '1' },
-      'chain-reader': { RPC_URL: anvil.rpcUrl, REGISTRY_ADDRESS: registry.address, REGISTRY_DEPLOYED_BLOCK: String(registry.deployedBlock) },
+      'analysis-pipeline': {
+        LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${git.port}`,
+        LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true',
+        REPO_CACHE_DIR: cache,
+        WORKER_THREADS: '1',
+      },
+      'chain-reader': {
+        RPC_URL: anvil.rpcUrl,
+        REGISTRY_ADDRESS: registry.address,
+        REGISTRY_DEPLOYED_BLOCK: String(registry.deployedBlock),
+      },
     },
   });
   base = `http://127.0.0.1:${stack.ports.gateway}`;
@@ -221,14 +241,26 @@ it('the case page: verdict, signals linked to evidence, the timeline with its fo
   const report = (await json(await fetch(`${base}/api/v1/cases/${caseId}`))).case;
   const contract = await json(await fetch(`${base}/api/v1/chain/contract`));
   const asserted = await assertDev({
-    rpcUrl: anvil.rpcUrl, address: contract.address,
-    pair: { originUrl: report.pair.origin.url, originCommit: report.pair.origin.commit, targetUrl: report.pair.target.url, targetCommit: report.pair.target.commit },
-    outcome: 'TRUE', manifestHash: report.manifestHash,
+    rpcUrl: anvil.rpcUrl,
+    address: contract.address,
+    pair: {
+      originUrl: report.pair.origin.url,
+      originCommit: report.pair.origin.commit,
+      targetUrl: report.pair.target.url,
+      targetCommit: report.pair.target.commit,
+    },
+    outcome: 'TRUE',
+    manifestHash: report.manifestHash,
   });
-  await waitFor('the fact indexed', async () => {
-    const f = await fetch(`${base}/api/v1/facts/${asserted.factKey}`);
-    return f.status === 200 && (await json(f)).fact.latest !== null;
-  }, 30_000, 300);
+  await waitFor(
+    'the fact indexed',
+    async () => {
+      const f = await fetch(`${base}/api/v1/facts/${asserted.factKey}`);
+      return f.status === 200 && (await json(f)).fact.latest !== null;
+    },
+    30_000,
+    300,
+  );
 
   const w = await openPage();
   const res = await w.page.goto(`${base}/cases/${caseId}`);
@@ -237,7 +269,11 @@ it('the case page: verdict, signals linked to evidence, the timeline with its fo
   const seen = await w.page.evaluate((hostile) => {
     const text = (sel: string) => document.querySelector(sel)?.textContent ?? '';
     const views = [...document.querySelectorAll('.pair-view')];
-    const both = views.find((v) => v.querySelector('.code-origin figcaption')?.textContent?.includes(hostile) && v.querySelector('.code-target figcaption')?.textContent?.includes(hostile));
+    const both = views.find(
+      (v) =>
+        v.querySelector('.code-origin figcaption')?.textContent?.includes(hostile) &&
+        v.querySelector('.code-target figcaption')?.textContent?.includes(hostile),
+    );
     const signalLinks = [...document.querySelectorAll('#signals a[href^="#evidence-"]')].map((a) => a.getAttribute('href')!);
     return {
       title: text('#case-title'),
@@ -245,7 +281,10 @@ it('the case page: verdict, signals linked to evidence, the timeline with its fo
       fork: !!document.querySelector('svg.timeline #timeline-fork'),
       forkTitle: document.querySelector('svg.timeline #timeline-fork title')?.textContent ?? '',
       pinned: document.querySelectorAll('svg.timeline .pinned').length,
-      afterDots: { origin: document.querySelectorAll('svg.timeline .commit-origin').length, target: document.querySelectorAll('svg.timeline .commit-target').length },
+      afterDots: {
+        origin: document.querySelectorAll('svg.timeline .commit-origin').length,
+        target: document.querySelectorAll('svg.timeline .commit-target').length,
+      },
       sideBySide: !!both,
       originCode: both?.querySelector('.code-origin pre code')?.textContent ?? '',
       targetCode: both?.querySelector('.code-target pre code')?.textContent ?? '',
@@ -279,7 +318,11 @@ it('the case page: verdict, signals linked to evidence, the timeline with its fo
   expect(await axe(w.page)).toEqual([]);
   await shot(w.page, 'case');
   await w.page.screenshot({ path: join(ARTIFACTS, 'case-top.png') as `${string}.png` });
-  for (const [sel, name] of [['#timeline', 'case-timeline'], ['#fragment-1', 'case-side-by-side'], ['#signals', 'case-signals']] as const) {
+  for (const [sel, name] of [
+    ['#timeline', 'case-timeline'],
+    ['#fragment-1', 'case-side-by-side'],
+    ['#signals', 'case-signals'],
+  ] as const) {
     await (await w.page.$(sel))!.screenshot({ path: join(ARTIFACTS, `${name}.png`) as `${string}.png` });
   }
 
@@ -299,9 +342,24 @@ it('the wallet button prepares the challenge and asks the wallet to sign it; the
   await w.page.type('#rationale', 'The shared file came from a third project.');
   await w.page.click('#wallet-sign');
   await w.page.waitForFunction(() => /Signed\./.test(document.getElementById('challenge-output')?.textContent ?? ''), { timeout: 20_000 });
-  const out = JSON.parse(await w.page.$eval('#challenge-output pre code', (e) => e.textContent ?? '')) as { signature: `0x${string}`; message: never; digest: string };
-  expect(await w.page.evaluate(() => (window as unknown as { __walletCalls: string[] }).__walletCalls)).toEqual(['eth_requestAccounts', 'eth_signTypedData_v4']);
-  const prep = buildChallengeTypedData({ domain: { name: 'LineageRegistry', version: '1', chainId: '31337', verifyingContract: (globalThis as { __registry?: string }).__registry as never }, message: out.message });
+  const out = JSON.parse(await w.page.$eval('#challenge-output pre code', (e) => e.textContent ?? '')) as {
+    signature: `0x${string}`;
+    message: never;
+    digest: string;
+  };
+  expect(await w.page.evaluate(() => (window as unknown as { __walletCalls: string[] }).__walletCalls)).toEqual([
+    'eth_requestAccounts',
+    'eth_signTypedData_v4',
+  ]);
+  const prep = buildChallengeTypedData({
+    domain: {
+      name: 'LineageRegistry',
+      version: '1',
+      chainId: '31337',
+      verifyingContract: (globalThis as { __registry?: string }).__registry as never,
+    },
+    message: out.message,
+  });
   expect(await recoverTypedDataAddress({ ...prep, signature: out.signature })).toBe(challenger.address);
   await expectClean(w, res);
   await shot(w.page, 'case-challenge');
@@ -337,7 +395,7 @@ it('works with JavaScript off: the case, the progress page, the challenge payloa
   await w.page.close();
 });
 
-it('cases and search page with the API\'s cursors', async () => {
+it("cases and search page with the API's cursors", async () => {
   const w = await openPage();
   const res = await w.page.goto(`${base}/cases?limit=1`);
   await expectClean(w, res);
@@ -350,7 +408,7 @@ it('cases and search page with the API\'s cursors', async () => {
   await w.page.close();
 });
 
-it('errors are pages with the API\'s codes and statuses, and never echo the input', async () => {
+it("errors are pages with the API's codes and statuses, and never echo the input", async () => {
   const cases: [string, number, string][] = [
     ['/cases/999999', 404, 'CASE_NOT_FOUND'],
     ['/analyses/999999', 404, 'ANALYSIS_NOT_FOUND'],
@@ -369,9 +427,19 @@ it('errors are pages with the API\'s codes and statuses, and never echo the inpu
     expect(body).toContain(`<code class="error-code">${code}</code>`);
     expect(body).not.toMatch(/<script>|<b>|at \w+ \(|node_modules/);
   }
-  const foreign = await fetch(`${base}/analyses`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' }, body: 'origin_url=x&target_url=y', redirect: 'manual' });
+  const foreign = await fetch(`${base}/analyses`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+    body: 'origin_url=x&target_url=y',
+    redirect: 'manual',
+  });
   expect(foreign.status).toBe(403);
-  const bad = await fetch(`${base}/analyses`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `origin_url=${encodeURIComponent('<script>')}&target_url=`, redirect: 'manual' });
+  const bad = await fetch(`${base}/analyses`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `origin_url=${encodeURIComponent('<script>')}&target_url=`,
+    redirect: 'manual',
+  });
   expect(bad.status).toBe(400);
   expect(await bad.text()).not.toContain('<script>');
   // Static files: their content types, long caching for the version the pages link.

@@ -31,8 +31,14 @@ describe('the README CLI example on a fresh clone', () => {
     const clone = join(dir, 'lineage');
     const script = readmeExample(readFileSync(join(clone, 'README.md'), 'utf8'));
     // No terminal here: the progress line must stay off, so stderr carries only what make and npm print.
-    const r = spawnSync('bash', ['-euo', 'pipefail', '-c', script], { cwd: clone, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, CI: 'true' } });
-    if (r.status !== 0) throw new Error(`the README example failed (exit ${r.status}):\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`);
+    const r = spawnSync('bash', ['-euo', 'pipefail', '-c', script], {
+      cwd: clone,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, CI: 'true' },
+    });
+    if (r.status !== 0)
+      throw new Error(`the README example failed (exit ${r.status}):\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`);
 
     // The report: verdict and direction in words, the fork point with an ISO date, the signals that decided it.
     expect(r.stdout).toContain('DECLARED_FORK, confidence HIGH: the target derives from the origin');

@@ -20,7 +20,15 @@ const DIR = process.env.LINEAGE_REAL_REPOS ?? resolve(__dirname, '..', '..', '..
 /** A GitHub fork, a blessed fork whose origin commit is in its history, and a hard fork with thousands of commits on each side. */
 const PICKED = ['uuid-fork', 'mapstructure-fork', 'coco-hard-fork'];
 
-interface Row { name: string; origin: string; originCommit: string; target: string; targetCommit: string; accept: string[]; forbid: string[] }
+interface Row {
+  name: string;
+  origin: string;
+  originCommit: string;
+  target: string;
+  targetCommit: string;
+  accept: string[];
+  forbid: string[];
+}
 
 let root: string;
 let git: GitServer;
@@ -29,15 +37,31 @@ let rows: Row[];
 beforeAll(async () => {
   const file = join(DIR, 'pairs.tsv');
   if (!existsSync(file)) throw new Error(`the shared development set is missing: ${file} (set LINEAGE_REAL_REPOS)`);
-  rows = readFileSync(file, 'utf8').trim().split('\n').slice(1).map((l) => {
-    const [name, origin, originCommit, target, targetCommit, accept, forbid] = l.split('\t');
-    return { name: name!, origin: origin!, originCommit: originCommit!, target: target!, targetCommit: targetCommit!, accept: accept!.split(','), forbid: (forbid ?? '').split(',').filter(Boolean) };
-  }).filter((r) => PICKED.includes(r.name));
+  rows = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => {
+      const [name, origin, originCommit, target, targetCommit, accept, forbid] = l.split('\t');
+      return {
+        name: name!,
+        origin: origin!,
+        originCommit: originCommit!,
+        target: target!,
+        targetCommit: targetCommit!,
+        accept: accept!.split(','),
+        forbid: (forbid ?? '').split(',').filter(Boolean),
+      };
+    })
+    .filter((r) => PICKED.includes(r.name));
   root = mkdtempSync(join(tmpdir(), 'lineage-real-http-'));
   for (const r of rows) {
     for (const repo of [r.origin, r.target]) {
       const dir = join(root, `${repo}.git`); // served as <host>/<owner>/<name>.git, like a forge
-      if (!existsSync(dir)) execFileSync('git', ['clone', '--bare', '--quiet', join(DIR, `${repo.replace('/', '+')}.bundle`), dir], { env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
+      if (!existsSync(dir))
+        execFileSync('git', ['clone', '--bare', '--quiet', join(DIR, `${repo.replace('/', '+')}.bundle`), dir], {
+          env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+        });
     }
   }
   git = await startGitServer(root);
@@ -56,35 +80,59 @@ describe('real forks through the service', () => {
     await stack?.stop();
   }, 60_000);
 
-  it.each(PICKED)('%s: the verdict is right, and the manifest is the engine run\'s byte for byte', async (name) => {
-    const r = rows.find((x) => x.name === name)!;
-    const url = (repo: string) => `${git.url}/${repo}.git`;
-    const pair = { origin: { url: url(r.origin), commit: r.originCommit }, target: { url: url(r.target), commit: r.targetCommit } };
-    const c = await fetch(`${stack.api}/analyses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pair }) });
-    if (c.status !== 202) throw new Error(`analysis refused: ${c.status} ${await c.text()}`);
-    const { analysis } = await json(c);
-    await waitFor('analysis completion', async () => {
-      const a = (await json(await fetch(`${stack.api}/analyses/${analysis.id}`))).analysis;
-      if (a.state === 'failed') throw new Error(`analysis failed: ${JSON.stringify(a.error)}`);
-      return a.state === 'completed' ? a : undefined;
-    }, 150_000, 250);
-    const bytes = Buffer.from(await (await fetch(`${stack.api}/analyses/${analysis.id}/manifest`)).arrayBuffer());
-    const manifest = JSON.parse(bytes.toString('utf8'));
-    expect(r.accept).toContain(manifest.verdict);
-    expect(r.forbid).not.toContain(manifest.direction);
-    expect(manifest.metrics.sharedCommits).toBeGreaterThan(0);
-    expect(manifest.lineage.forkPoints.length).toBeGreaterThan(0);
+  it.each(PICKED)(
+    "%s: the verdict is right, and the manifest is the engine run's byte for byte",
+    async (name) => {
+      const r = rows.find((x) => x.name === name)!;
+      const url = (repo: string) => `${git.url}/${repo}.git`;
+      const pair = { origin: { url: url(r.origin), commit: r.originCommit }, target: { url: url(r.target), commit: r.targetCommit } };
+      const c = await fetch(`${stack.api}/analyses`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ pair }),
+      });
+      if (c.status !== 202) throw new Error(`analysis refused: ${c.status} ${await c.text()}`);
+      const { analysis } = await json(c);
+      await waitFor(
+        'analysis completion',
+        async () => {
+          const a = (await json(await fetch(`${stack.api}/analyses/${analysis.id}`))).analysis;
+          if (a.state === 'failed') throw new Error(`analysis failed: ${JSON.stringify(a.error)}`);
+          return a.state === 'completed' ? a : undefined;
+        },
+        150_000,
+        250,
+      );
+      const bytes = Buffer.from(await (await fetch(`${stack.api}/analyses/${analysis.id}/manifest`)).arrayBuffer());
+      const manifest = JSON.parse(bytes.toString('utf8'));
+      expect(r.accept).toContain(manifest.verdict);
+      expect(r.forbid).not.toContain(manifest.direction);
+      expect(manifest.metrics.sharedCommits).toBeGreaterThan(0);
+      expect(manifest.lineage.forkPoints.length).toBeGreaterThan(0);
 
-    // The engine run on the served repositories themselves, with the URLs as the service recorded them (canonical form).
-    const local = await analyze({
-      origin: { dir: join(root, `${r.origin}.git`), commit: r.originCommit, url: manifest.pair.origin.url },
-      target: { dir: join(root, `${r.target}.git`), commit: r.targetCommit, url: manifest.pair.target.url },
-    });
-    expect(local.bytes.toString('utf8')).toBe(bytes.toString('utf8'));
+      // The engine run on the served repositories themselves, with the URLs as the service recorded them (canonical form).
+      const local = await analyze({
+        origin: { dir: join(root, `${r.origin}.git`), commit: r.originCommit, url: manifest.pair.origin.url },
+        target: { dir: join(root, `${r.target}.git`), commit: r.targetCommit, url: manifest.pair.target.url },
+      });
+      expect(local.bytes.toString('utf8')).toBe(bytes.toString('utf8'));
 
-    // And as a user checks it: `lineage verify <case URL> <clone> <clone>` recomputes the case's manifest.
-    const caseId = await waitFor('the case', async () => (await json(await fetch(`${stack.api}/analyses/${analysis.id}`))).analysis.caseId ?? undefined, 60_000, 250);
-    const verified = await run(process.execPath, [CLI, 'verify', `${stack.api}/cases/${caseId}`, join(root, `${r.origin}.git`), join(root, `${r.target}.git`)]);
-    expect(verified.stdout).toBe(`identical: the recomputed manifest hashes to ${local.hash}\n`);
-  }, 240_000);
+      // And as a user checks it: `lineage verify <case URL> <clone> <clone>` recomputes the case's manifest.
+      const caseId = await waitFor(
+        'the case',
+        async () => (await json(await fetch(`${stack.api}/analyses/${analysis.id}`))).analysis.caseId ?? undefined,
+        60_000,
+        250,
+      );
+      const verified = await run(process.execPath, [
+        CLI,
+        'verify',
+        `${stack.api}/cases/${caseId}`,
+        join(root, `${r.origin}.git`),
+        join(root, `${r.target}.git`),
+      ]);
+      expect(verified.stdout).toBe(`identical: the recomputed manifest hashes to ${local.hash}\n`);
+    },
+    240_000,
+  );
 });

@@ -11,7 +11,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GitServer } from '../support/git-http';
 import { serveScenarios, sqlQuery } from '../support/served';
-import { freePort, freshDatabase, sleep, startNats, startService, waitFor, waitReady, type Proc, type ServiceName } from '../support/processes';
+import {
+  freePort,
+  freshDatabase,
+  sleep,
+  startNats,
+  startService,
+  waitFor,
+  waitReady,
+  type Proc,
+  type ServiceName,
+} from '../support/processes';
 import { TcpProxy, viaProxy } from '../support/tcp-proxy';
 import { json } from '../support/http';
 
@@ -42,13 +52,24 @@ beforeAll(async () => {
     proxies[s] = new TcpProxy({ host: pg.hostname, port: Number(pg.port || 5432) });
     await proxies[s].start();
   }
-  const base = { NATS_URL: nats.url, LOG_LEVEL: 'info', MIGRATE_ON_START: 'true', RATE_LIMIT_ENABLED: 'false', SHUTDOWN_TIMEOUT_MS: '10000' };
+  const base = {
+    NATS_URL: nats.url,
+    LOG_LEVEL: 'info',
+    MIGRATE_ON_START: 'true',
+    RATE_LIMIT_ENABLED: 'false',
+    SHUTDOWN_TIMEOUT_MS: '10000',
+  };
   const extra: Record<ServiceName, Record<string, string>> = {
     gateway: {},
     'chain-reader': {},
     'analysis-pipeline': {
-      DATABASE_URL: viaProxy(db.url, proxies['analysis-pipeline']), LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${git.port}`, LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true',
-      REPO_CACHE_DIR: cache, WORKER_THREADS: '1', JOB_ACK_WAIT_MS: '5000', DEBUG_STAGE_DELAY_MS: '700',
+      DATABASE_URL: viaProxy(db.url, proxies['analysis-pipeline']),
+      LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${git.port}`,
+      LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true',
+      REPO_CACHE_DIR: cache,
+      WORKER_THREADS: '1',
+      JOB_ACK_WAIT_MS: '5000',
+      DEBUG_STAGE_DELAY_MS: '700',
     },
     'case-store': { DATABASE_URL: viaProxy(db.url, proxies['case-store']) },
     'fact-indexer': { DATABASE_URL: viaProxy(db.url, proxies['fact-indexer']), INDEXER_POLL_INTERVAL_MS: '500' },
@@ -91,14 +112,21 @@ const create = async (o: (typeof repos)[number], t: (typeof repos)[number]) => {
 const casesOf = async (analysisId: string) =>
   Number((await sqlQuery<{ n: number }>(db.url, 'select count(*)::int as n from cases.cases where analysis_id = $1', [analysisId]))[0]!.n);
 /** Whether the fact-indexer holds its writer lease (a PostgreSQL session lock), from its metrics. */
-const isWriter = async () => /^lineage_indexer_is_writer(\{[^}]*\})? 1$/m.test(await (await fetch(`http://127.0.0.1:${ports['fact-indexer']}/metrics`)).text());
+const isWriter = async () =>
+  /^lineage_indexer_is_writer(\{[^}]*\})? 1$/m.test(await (await fetch(`http://127.0.0.1:${ports['fact-indexer']}/metrics`)).text());
 const lines = (s: ServiceName, msg: string, analysisId: string) =>
-  procs[s].output().split('\n').filter((l) => l.includes(`"msg":"${msg}"`) && l.includes(`"analysisId":"${analysisId}"`));
+  procs[s]
+    .output()
+    .split('\n')
+    .filter((l) => l.includes(`"msg":"${msg}"`) && l.includes(`"analysisId":"${analysisId}"`));
 
 /** A route that needs the database: 503 SERVICE_UNAVAILABLE, and promptly (a hang would be the gateway's 504). */
 async function expectUnavailable(method: 'GET' | 'POST', path: string, body?: unknown) {
   const t0 = Date.now();
-  const res = await fetch(`${api}${path}`, body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(
+    `${api}${path}`,
+    body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   const elapsed = Date.now() - t0;
   const b = await json(res);
   expect([path, res.status, b.error?.code]).toEqual([path, 503, 'SERVICE_UNAVAILABLE']);
@@ -112,10 +140,15 @@ describe('PostgreSQL going away', () => {
     const [o, t] = [repos[0]!, repos[1]!];
     const running = await create(o, t);
     // Take the database away while the analysis is in the middle of its stages.
-    await waitFor('analysis mid-run', async () => {
-      const a = await getAnalysis(running);
-      return a.stages.some((s: { name: string; state: string }) => s.name === 'inventory' && s.state !== 'pending');
-    }, 90_000, 100);
+    await waitFor(
+      'analysis mid-run',
+      async () => {
+        const a = await getAnalysis(running);
+        return a.stages.some((s: { name: string; state: string }) => s.name === 'inventory' && s.state !== 'pending');
+      },
+      90_000,
+      100,
+    );
     const cutAt = Date.now();
     await Promise.all(OWNERS.map((s) => proxies[s].cut()));
 
@@ -123,7 +156,11 @@ describe('PostgreSQL going away', () => {
     expect(Date.now() - cutAt).toBeLessThan(5_000 + 1_000);
     for (const s of OWNERS) {
       const r = await json(await fetch(`http://127.0.0.1:${ports[s]}/ready`));
-      expect([s, r.status, r.checks.postgres]).toEqual([s, 'unready', { ok: false, detail: expect.stringMatching(/^(unreachable|timed out)$/) }]);
+      expect([s, r.status, r.checks.postgres]).toEqual([
+        s,
+        'unready',
+        { ok: false, detail: expect.stringMatching(/^(unreachable|timed out)$/) },
+      ]);
       expect(r.checks.nats.ok).toBe(true);
     }
     expect(await readyStatus('gateway')).toBe(200); // the gateway owns no database
@@ -136,7 +173,9 @@ describe('PostgreSQL going away', () => {
       await expectUnavailable('GET', '/facts/1');
       await expectUnavailable('GET', '/search?q=lattice');
     }
-    await expectUnavailable('POST', '/analyses', { pair: { origin: { url: repos[2]!.url, commit: repos[2]!.commit }, target: { url: repos[3]!.url, commit: repos[3]!.commit } } });
+    await expectUnavailable('POST', '/analyses', {
+      pair: { origin: { url: repos[2]!.url, commit: repos[2]!.commit }, target: { url: repos[3]!.url, commit: repos[3]!.commit } },
+    });
     // Routes that do not need the database keep answering.
     expect((await fetch(`${api}/chain/contract`)).status).toBe(200);
     expect((await fetch(`${api}/openapi.json`)).status).toBe(200);
@@ -148,7 +187,9 @@ describe('PostgreSQL going away', () => {
 
     // The outage reached the work in flight: the running analysis's job is held (on its first delivery, none spent:
     // pipeline-db-outage.test.ts outlasts the deliveries), the writer lost its lease.
-    expect(lines('analysis-pipeline', 'database unavailable; job held until it returns', running).map((l) => JSON.parse(l).delivery)).toContain(1);
+    expect(
+      lines('analysis-pipeline', 'database unavailable; job held until it returns', running).map((l) => JSON.parse(l).delivery),
+    ).toContain(1);
     expect(lines('analysis-pipeline', 'transient failure; job will be redelivered', running)).toEqual([]);
     expect(procs['fact-indexer'].output()).toMatch(/"msg":"writer lease connection lost"/);
     expect(await isWriter()).toBe(false);
@@ -160,11 +201,16 @@ describe('PostgreSQL going away', () => {
     await waitFor('writer again', isWriter, 30_000, 250);
 
     // The analysis that was running completes, once, and becomes one case.
-    const done = await waitFor('the running analysis completes and gets its case', async () => {
-      const a = await getAnalysis(running);
-      if (a.state === 'failed' || a.state === 'cancelled') throw new Error(`analysis ${a.state}: ${JSON.stringify(a.error)}`);
-      return a.state === 'completed' && a.caseId ? a : false;
-    }, 180_000, 250);
+    const done = await waitFor(
+      'the running analysis completes and gets its case',
+      async () => {
+        const a = await getAnalysis(running);
+        if (a.state === 'failed' || a.state === 'cancelled') throw new Error(`analysis ${a.state}: ${JSON.stringify(a.error)}`);
+        return a.state === 'completed' && a.caseId ? a : false;
+      },
+      180_000,
+      250,
+    );
     expect(lines('analysis-pipeline', 'analysis completed', running)).toHaveLength(1);
     expect(await casesOf(running)).toBe(1);
     // The only analysis so far: the only case.
@@ -178,22 +224,37 @@ describe('PostgreSQL going away', () => {
     await proxies['case-store'].cut();
     await waitFor('case-store unready', async () => (await readyStatus('case-store')) === 503, 5_000, 100);
     // The pipeline's own database is there: the analysis completes and its event is published…
-    const completed = await waitFor('completed in the pipeline', async () => {
-      const a = await getAnalysis(id);
-      if (a.state === 'failed') throw new Error('analysis failed');
-      return a.state === 'completed' ? a : false;
-    }, 180_000, 250);
+    const completed = await waitFor(
+      'completed in the pipeline',
+      async () => {
+        const a = await getAnalysis(id);
+        if (a.state === 'failed') throw new Error('analysis failed');
+        return a.state === 'completed' ? a : false;
+      },
+      180_000,
+      250,
+    );
     expect(completed.caseId).toBeNull();
     // …and the case-store cannot take it yet: it holds the event (its first delivery) until the database returns.
-    await waitFor('the event held', async () => lines('case-store', 'database unavailable; event held until it returns', id).length > 0, 30_000, 200);
+    await waitFor(
+      'the event held',
+      async () => lines('case-store', 'database unavailable; event held until it returns', id).length > 0,
+      30_000,
+      200,
+    );
     await expectUnavailable('GET', '/cases');
     await sleep(3_000); // a few tries while away
     await proxies['case-store'].restore();
 
-    const linked = await waitFor('the case exists and is linked', async () => {
-      const a = await getAnalysis(id);
-      return a.caseId ? a : false;
-    }, 120_000, 250);
+    const linked = await waitFor(
+      'the case exists and is linked',
+      async () => {
+        const a = await getAnalysis(id);
+        return a.caseId ? a : false;
+      },
+      120_000,
+      250,
+    );
     expect(await casesOf(id)).toBe(1);
     expect(lines('case-store', 'case published', id).filter((l) => l.includes('"created":true'))).toHaveLength(1);
     // The outage spent no JetStream deliveries: the event was held on its first one, never failed or redelivered.

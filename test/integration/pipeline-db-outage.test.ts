@@ -41,9 +41,19 @@ function pipelineEnv(databaseUrl: string, port: number): Record<string, string> 
   const dir = mkdtempSync(join(tmpdir(), 'lineage-cache-'));
   cache.push(dir);
   return {
-    NATS_URL: nats.url, DATABASE_URL: databaseUrl, HTTP_PORT: String(port), MIGRATE_ON_START: 'true', LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '10000',
-    LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${git.port}`, LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true',
-    REPO_CACHE_DIR: dir, WORKER_THREADS: '1', JOB_ACK_WAIT_MS: String(ACK_WAIT_MS), JOB_MAX_DELIVER: String(MAX_DELIVER), DEBUG_STAGE_DELAY_MS: '700',
+    NATS_URL: nats.url,
+    DATABASE_URL: databaseUrl,
+    HTTP_PORT: String(port),
+    MIGRATE_ON_START: 'true',
+    LOG_LEVEL: 'info',
+    SHUTDOWN_TIMEOUT_MS: '10000',
+    LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${git.port}`,
+    LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true',
+    REPO_CACHE_DIR: dir,
+    WORKER_THREADS: '1',
+    JOB_ACK_WAIT_MS: String(ACK_WAIT_MS),
+    JOB_MAX_DELIVER: String(MAX_DELIVER),
+    DEBUG_STAGE_DELAY_MS: '700',
   };
 }
 
@@ -58,10 +68,20 @@ beforeAll(async () => {
   proxy = new TcpProxy({ host: pg.hostname, port: Number(pg.port || 5432) });
   await proxy.start();
   const ports = { gateway: await freePort(), pipeline: await freePort(), caseStore: await freePort() };
-  gateway = startService('gateway', { NATS_URL: nats.url, HTTP_PORT: String(ports.gateway), RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn' });
+  gateway = startService('gateway', {
+    NATS_URL: nats.url,
+    HTTP_PORT: String(ports.gateway),
+    RATE_LIMIT_ENABLED: 'false',
+    LOG_LEVEL: 'warn',
+  });
   pipeline = startService('analysis-pipeline', pipelineEnv(viaProxy(db.url, proxy), ports.pipeline));
   caseStore = startService('case-store', {
-    NATS_URL: nats.url, DATABASE_URL: db.url, HTTP_PORT: String(ports.caseStore), MIGRATE_ON_START: 'true', LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '10000',
+    NATS_URL: nats.url,
+    DATABASE_URL: db.url,
+    HTTP_PORT: String(ports.caseStore),
+    MIGRATE_ON_START: 'true',
+    LOG_LEVEL: 'info',
+    SHUTDOWN_TIMEOUT_MS: '10000',
   });
   try {
     await Promise.all(Object.values(ports).map((p) => waitReady(p, 90_000)));
@@ -94,13 +114,23 @@ const create = async (o: { url: string; commit: string }, t: { url: string; comm
 
 /** Straight to PostgreSQL (not through a proxy, and whichever pipeline replica would answer). */
 const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => sqlQuery<T>(db.url, text, params);
-interface Row { state: string; case_id: string | null; error: { code: string } | null; stages: { name: string; state: string; attempt?: number }[] }
-const analysis = async (id: string) => (await sql<Row>('SELECT state, case_id, error, stages FROM analysis.analyses WHERE id = $1', [id]))[0]!;
-const casesOf = async (id: string) => Number((await sql<{ n: number }>('SELECT count(*)::int AS n FROM cases.cases WHERE analysis_id = $1', [id]))[0]!.n);
+interface Row {
+  state: string;
+  case_id: string | null;
+  error: { code: string } | null;
+  stages: { name: string; state: string; attempt?: number }[];
+}
+const analysis = async (id: string) =>
+  (await sql<Row>('SELECT state, case_id, error, stages FROM analysis.analyses WHERE id = $1', [id]))[0]!;
+const casesOf = async (id: string) =>
+  Number((await sql<{ n: number }>('SELECT count(*)::int AS n FROM cases.cases WHERE analysis_id = $1', [id]))[0]!.n);
 
 /** Parsed log lines of one message about one analysis, from the given processes. */
 const lines = (procs: Proc[], msg: string, analysisId: string) =>
-  procs.flatMap((p) => p.output().split('\n')).filter((l) => l.includes(`"msg":"${msg}"`) && l.includes(`"analysisId":"${analysisId}"`)).map((l) => JSON.parse(l) as Record<string, unknown>);
+  procs
+    .flatMap((p) => p.output().split('\n'))
+    .filter((l) => l.includes(`"msg":"${msg}"`) && l.includes(`"analysisId":"${analysisId}"`))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 const deliveries = (procs: Proc[], msg: string, analysisId: string) => lines(procs, msg, analysisId).map((l) => l.delivery);
 
 /** The work queue consumer as JetStream sees it. */
@@ -110,30 +140,52 @@ async function workQueue() {
     const jsm = await jetstreamManager(nc);
     const c = await jsm.consumers.info('LINEAGE_ANALYSIS_JOBS', 'analysis-workers');
     const s = await jsm.streams.info('LINEAGE_ANALYSIS_JOBS');
-    return { delivered: c.delivered.consumer_seq, redelivered: c.num_redelivered, ackPending: c.num_ack_pending, pending: c.num_pending, maxDeliver: c.config.max_deliver, messages: s.state.messages };
+    return {
+      delivered: c.delivered.consumer_seq,
+      redelivered: c.num_redelivered,
+      ackPending: c.num_ack_pending,
+      pending: c.num_pending,
+      maxDeliver: c.config.max_deliver,
+      messages: s.state.messages,
+    };
   } finally {
     await nc.close();
   }
 }
 
 const completed = (id: string, timeoutMs = 120_000) =>
-  waitFor(`analysis ${id} completed`, async () => {
-    const a = await analysis(id);
-    if (a.state === 'failed' || a.state === 'cancelled') throw new Error(`analysis ${a.state}: ${JSON.stringify(a.error)}`);
-    return a.state === 'completed' ? a : false;
-  }, timeoutMs, 250);
+  waitFor(
+    `analysis ${id} completed`,
+    async () => {
+      const a = await analysis(id);
+      if (a.state === 'failed' || a.state === 'cancelled') throw new Error(`analysis ${a.state}: ${JSON.stringify(a.error)}`);
+      return a.state === 'completed' ? a : false;
+    },
+    timeoutMs,
+    250,
+  );
 
-describe('the pipeline\'s database away for longer than a job\'s deliveries last', () => {
+describe("the pipeline's database away for longer than a job's deliveries last", () => {
   it('a running job is held through the outage and completes once; a job queued behind it spends no delivery; each gets one case, linked once', async () => {
     expect((await workQueue()).maxDeliver).toBe(MAX_DELIVER); // JOB_MAX_DELIVER reached the consumer
     const running = await create(repos[0]!, repos[1]!);
     const queued = await create(repos[2]!, repos[3]!);
-    await waitFor('the first analysis mid-run', async () => (await analysis(running)).stages.some((s) => s.name === 'inventory' && s.state !== 'pending'), 90_000, 100);
+    await waitFor(
+      'the first analysis mid-run',
+      async () => (await analysis(running)).stages.some((s) => s.name === 'inventory' && s.state !== 'pending'),
+      90_000,
+      100,
+    );
     await proxy.cut();
     const cutAt = Date.now();
 
     // The next database step of the running job fails: the job is held, on its first delivery.
-    await waitFor('the job held', async () => lines([pipeline], 'database unavailable; job held until it returns', running).length > 0, 15_000, 100);
+    await waitFor(
+      'the job held',
+      async () => lines([pipeline], 'database unavailable; job held until it returns', running).length > 0,
+      15_000,
+      100,
+    );
     const before = await workQueue();
     expect(before).toMatchObject({ ackPending: 1, pending: 1, redelivered: 0 }); // the running job in hand, the other one waiting on the server
     await sleep(OUTAGE_MS - (Date.now() - cutAt));
@@ -154,7 +206,9 @@ describe('the pipeline\'s database away for longer than a job\'s deliveries last
       expect(new Set(lines([pipeline], 'stage done', id).map((l) => l.delivery))).toEqual(new Set([1]));
       expect(lines([pipeline], 'transient failure; job will be redelivered', id)).toEqual([]);
       expect(lines([pipeline], 'job handling failed', id)).toEqual([]);
-      expect((await analysis(id)).stages.map((s) => [s.name, s.state, s.attempt])).toEqual((await analysis(id)).stages.map((s) => [s.name, 'done', 1]));
+      expect((await analysis(id)).stages.map((s) => [s.name, s.state, s.attempt])).toEqual(
+        (await analysis(id)).stages.map((s) => [s.name, 'done', 1]),
+      );
     }
     expect(new Set(deliveries([pipeline], 'database unavailable; job held until it returns', running))).toEqual(new Set([1]));
     expect(lines([pipeline], 'database back; job continues', running).length).toBeGreaterThan(0);
@@ -170,7 +224,10 @@ describe('the pipeline\'s database away for longer than a job\'s deliveries last
     const id = await create(repos[1]!, repos[0]!);
     await completed(id);
     await waitFor('linked the first time', async () => (await analysis(id)).case_id !== null, 60_000, 250);
-    const [c] = await sql<{ id: string; manifest_hash: string; created_at: string }>('SELECT id, manifest_hash, created_at FROM cases.cases WHERE analysis_id = $1', [id]);
+    const [c] = await sql<{ id: string; manifest_hash: string; created_at: string }>(
+      'SELECT id, manifest_hash, created_at FROM cases.cases WHERE analysis_id = $1',
+      [id],
+    );
     await sql('UPDATE analysis.analyses SET case_id = NULL WHERE id = $1', [id]);
     await proxy.cut();
     const nc = await connect({ servers: nats.url });
@@ -180,7 +237,12 @@ describe('the pipeline\'s database away for longer than a job\'s deliveries last
     } finally {
       await nc.close();
     }
-    await waitFor('the link held', async () => lines([pipeline], 'database unavailable; case link held until it returns', id).length > 0, 15_000, 100);
+    await waitFor(
+      'the link held',
+      async () => lines([pipeline], 'database unavailable; case link held until it returns', id).length > 0,
+      15_000,
+      100,
+    );
     await sleep(8_000); // several tries while away
     expect((await analysis(id)).case_id).toBeNull();
     await proxy.restore();
@@ -189,19 +251,32 @@ describe('the pipeline\'s database away for longer than a job\'s deliveries last
     expect(String((await analysis(id)).case_id)).toBe(String(c!.id));
     expect(await casesOf(id)).toBe(1);
     // Linked once per event: the first from the case-store's own event, the second held through the outage on its first delivery.
-    expect(lines([pipeline], 'case linked', id).map((l) => [l.delivery, l.held])).toEqual([[1, false], [1, true]]);
+    expect(lines([pipeline], 'case linked', id).map((l) => [l.delivery, l.held])).toEqual([
+      [1, false],
+      [1, true],
+    ]);
     expect(deliveries([pipeline], 'database unavailable; case link held until it returns', id)).toEqual([1]);
     expect(lines([pipeline], 'could not link case; will retry', id)).toEqual([]);
   }, 240_000);
 
   it('a lease that ran out during the outage and was taken over by another replica: the held worker stops, the job completes once', async () => {
     const id = await create(repos[3]!, repos[0]!);
-    await waitFor('mid-run (past fetch)', async () => (await analysis(id)).stages.some((s) => s.name === 'inventory' && s.state !== 'pending'), 90_000, 100);
+    await waitFor(
+      'mid-run (past fetch)',
+      async () => (await analysis(id)).stages.some((s) => s.name === 'inventory' && s.state !== 'pending'),
+      90_000,
+      100,
+    );
     await proxy.cut();
     let other: Proc | null = null;
     try {
       try {
-        await waitFor('the job held', async () => lines([pipeline], 'database unavailable; job held until it returns', id).length > 0, 15_000, 100);
+        await waitFor(
+          'the job held',
+          async () => lines([pipeline], 'database unavailable; job held until it returns', id).length > 0,
+          15_000,
+          100,
+        );
         // A second replica that can reach the database (with a cache of its own).
         const port = await freePort();
         other = startService('analysis-pipeline', pipelineEnv(db.url, port));
@@ -209,10 +284,15 @@ describe('the pipeline\'s database away for longer than a job\'s deliveries last
         await waitReady(port, 90_000);
         // Once the held worker's lease has run out, a copy of the job (as a republish after the duplicate window would
         // make) reaches the other replica, which takes the lease over and runs the job.
-        await waitFor('the lease run out', async () => {
-          const [r] = await sql<{ lease_until: string | null }>('SELECT lease_until FROM analysis.analyses WHERE id = $1', [id]);
-          return Number(r!.lease_until) < Math.floor(Date.now() / 1000);
-        }, 30_000, 250);
+        await waitFor(
+          'the lease run out',
+          async () => {
+            const [r] = await sql<{ lease_until: string | null }>('SELECT lease_until FROM analysis.analyses WHERE id = $1', [id]);
+            return Number(r!.lease_until) < Math.floor(Date.now() / 1000);
+          },
+          30_000,
+          250,
+        );
         const nc = await connect({ servers: nats.url });
         try {
           await jetstream(nc).publish('lineage.jobs.analysis', JSON.stringify({ analysisId: id }), { msgID: `analysis-${id}-copy` });
@@ -222,16 +302,26 @@ describe('the pipeline\'s database away for longer than a job\'s deliveries last
         await completed(id);
         // The log line follows the commit that marks the row completed: wait for it rather than race it.
         const replica = other;
-        await waitFor('the other replica logs the completion', async () => lines([replica], 'analysis completed', id).length > 0, 10_000, 100);
+        await waitFor(
+          'the other replica logs the completion',
+          async () => lines([replica], 'analysis completed', id).length > 0,
+          10_000,
+          100,
+        );
         expect(lines([other], 'analysis completed', id)).toHaveLength(1);
         // It took the job over past fetch, with neither repository in its cache: it fetched them again first.
-        expect(lines([other], 'repositories not in this replica\'s cache; fetching them again', id)).toHaveLength(1);
+        expect(lines([other], "repositories not in this replica's cache; fetching them again", id)).toHaveLength(1);
       } finally {
         await proxy.restore();
       }
 
       // The held worker finds its lease gone and stops without writing anything; its delivery is then acked as finished.
-      await waitFor('the held worker gives up', async () => lines([pipeline], 'lease taken over by another worker; abandoning the job', id).length > 0, 30_000, 200);
+      await waitFor(
+        'the held worker gives up',
+        async () => lines([pipeline], 'lease taken over by another worker; abandoning the job', id).length > 0,
+        30_000,
+        200,
+      );
       await waitFor('work queue drained', async () => (await workQueue()).messages === 0, 30_000, 200);
       expect(lines([pipeline, other], 'analysis completed', id)).toHaveLength(1);
       expect(lines([pipeline], 'database back; job continues', id)).toEqual([]);
@@ -251,13 +341,18 @@ describe('the pipeline\'s database away for longer than a job\'s deliveries last
     }
   }, 300_000);
 
-  it('a failure that is not the database\'s still spends deliveries and fails the analysis on the last one (JOB_MAX_DELIVER)', async () => {
+  it("a failure that is not the database's still spends deliveries and fails the analysis on the last one (JOB_MAX_DELIVER)", async () => {
     // A repository the git server does not have: REPOSITORY_UNREACHABLE, which is retried (the remote may come back).
     const id = await create({ url: `${git.url}/no-such-repo`, commit: 'a'.repeat(40) }, repos[1]!);
-    const failed = await waitFor('failed', async () => {
-      const a = await analysis(id);
-      return a.state === 'failed' ? a : false;
-    }, 120_000, 250);
+    const failed = await waitFor(
+      'failed',
+      async () => {
+        const a = await analysis(id);
+        return a.state === 'failed' ? a : false;
+      },
+      120_000,
+      250,
+    );
     expect(failed.error).toMatchObject({ code: 'REPOSITORY_UNREACHABLE' });
     expect(failed.stages.find((s) => s.name === 'fetch')).toMatchObject({ state: 'failed', attempt: MAX_DELIVER });
     expect(deliveries([pipeline], 'transient failure; job will be redelivered', id)).toEqual([1, 2]);

@@ -33,9 +33,18 @@ async function startWorker(extra: Record<string, string | undefined> = {}): Prom
   const port = await freePort();
   const cache = mkdtempSync(join(tmpdir(), 'lineage-cache-'));
   const p = startService('analysis-pipeline', {
-    NATS_URL: nats.url, DATABASE_URL: db.url, HTTP_PORT: String(port), MIGRATE_ON_START: 'true', LOG_LEVEL: 'info',
-    LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${git.port}`, LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true',
-    REPO_CACHE_DIR: cache, WORKER_THREADS: '1', JOB_ACK_WAIT_MS: '3000', SHUTDOWN_TIMEOUT_MS: '10000', ...extra,
+    NATS_URL: nats.url,
+    DATABASE_URL: db.url,
+    HTTP_PORT: String(port),
+    MIGRATE_ON_START: 'true',
+    LOG_LEVEL: 'info',
+    LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${git.port}`,
+    LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true',
+    REPO_CACHE_DIR: cache,
+    WORKER_THREADS: '1',
+    JOB_ACK_WAIT_MS: '3000',
+    SHUTDOWN_TIMEOUT_MS: '10000',
+    ...extra,
   });
   await waitReady(port, 60_000);
   workers.push(p);
@@ -87,14 +96,17 @@ const create = async (o: (typeof repos)[number], t: (typeof repos)[number]) => {
 };
 const getAnalysis = async (id: string) => (await json(await fetch(`${api}/analyses/${id}`))).analysis;
 const completedLines = (id: string) =>
-  workers.flatMap((w) => w.output().split('\n')).filter((l) => l.includes('"msg":"analysis completed"') && l.includes(`"analysisId":"${id}"`)).length;
+  workers
+    .flatMap((w) => w.output().split('\n'))
+    .filter((l) => l.includes('"msg":"analysis completed"') && l.includes(`"analysisId":"${id}"`)).length;
 
 describe('durable pipeline', () => {
   it('20 analyses on two workers, one killed mid-run: all complete exactly once, manifests equal uninterrupted runs', async () => {
     const a = await startWorker({ DEBUG_STAGE_DELAY_MS: '150' });
     await startWorker({ DEBUG_STAGE_DELAY_MS: '150' });
     const pairs: [number, number][] = [];
-    for (let i = 0; i < repos.length && pairs.length < 20; i++) for (let j = 0; j < repos.length && pairs.length < 20; j++) if (i !== j) pairs.push([i, j]);
+    for (let i = 0; i < repos.length && pairs.length < 20; i++)
+      for (let j = 0; j < repos.length && pairs.length < 20; j++) if (i !== j) pairs.push([i, j]);
     const created = await Promise.all(pairs.map(([i, j]) => create(repos[i]!, repos[j]!)));
     const ids = created.map((c) => c.analysis.id as string);
     expect(new Set(ids).size).toBe(20);
@@ -103,11 +115,16 @@ describe('durable pipeline', () => {
     await waitFor('worker A mid-stage', async () => a.output().includes('"msg":"stage done"'), 60_000, 50);
     a.child.kill('SIGKILL');
 
-    const finals = await waitFor('all analyses completed', async () => {
-      const all = await Promise.all(ids.map(getAnalysis));
-      if (all.some((x) => x.state === 'failed')) throw new Error('an analysis failed');
-      return all.every((x) => x.state === 'completed') ? all : undefined;
-    }, 240_000, 500);
+    const finals = await waitFor(
+      'all analyses completed',
+      async () => {
+        const all = await Promise.all(ids.map(getAnalysis));
+        if (all.some((x) => x.state === 'failed')) throw new Error('an analysis failed');
+        return all.every((x) => x.state === 'completed') ? all : undefined;
+      },
+      240_000,
+      500,
+    );
     for (const id of ids) expect(completedLines(id)).toBe(1);
 
     // Every manifest equals what the bare engine computes for the same pair.
@@ -117,7 +134,11 @@ describe('durable pipeline', () => {
       const t = repos[j]!;
       // The pipeline records canonical URLs (no `.git`).
       const canonical = (u: string) => u.replace(/\.git$/, '');
-      const direct = await analyze({ origin: { dir: o.dir, commit: o.commit, url: canonical(o.url) }, target: { dir: t.dir, commit: t.commit, url: canonical(t.url) }, workers: 1 });
+      const direct = await analyze({
+        origin: { dir: o.dir, commit: o.commit, url: canonical(o.url) },
+        target: { dir: t.dir, commit: t.commit, url: canonical(t.url) },
+        workers: 1,
+      });
       expect(finals[k].manifestHash).toBe(direct.hash);
     }
     // Later tests bring their own workers.
@@ -128,19 +149,32 @@ describe('durable pipeline', () => {
     const w = await startWorker({ DEBUG_STAGE_DELAY_MS: '2500' });
     const created = await create(repos[4]!, repos[1]!); // a pair the first test did not use
     const id = created.analysis.id as string;
-    const running = await waitFor('a running stage', async () => {
-      const x = await getAnalysis(id);
-      return x.stages.find((s: { state: string }) => s.state === 'running') as { name: string } | undefined;
-    }, 60_000, 50);
+    const running = await waitFor(
+      'a running stage',
+      async () => {
+        const x = await getAnalysis(id);
+        return x.stages.find((s: { state: string }) => s.state === 'running') as { name: string } | undefined;
+      },
+      60_000,
+      50,
+    );
     const refused = await fetch(`${api}/analyses/${id}/cancel`, { method: 'POST' });
     expect(refused.status).toBe(401);
-    const res = await fetch(`${api}/analyses/${id}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${created.cancelToken}` } });
+    const res = await fetch(`${api}/analyses/${id}/cancel`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${created.cancelToken}` },
+    });
     expect(res.status).toBe(202);
     expect((await json(res)).state).toBe('cancelling');
-    const final = await waitFor('cancelled', async () => {
-      const x = await getAnalysis(id);
-      return x.state === 'cancelled' ? x : undefined;
-    }, 60_000, 100);
+    const final = await waitFor(
+      'cancelled',
+      async () => {
+        const x = await getAnalysis(id);
+        return x.state === 'cancelled' ? x : undefined;
+      },
+      60_000,
+      100,
+    );
     const names = final.stages.map((s: { name: string }) => s.name);
     const at = names.indexOf(running.name);
     expect(final.stages[at].state).toBe('done');
@@ -182,7 +216,13 @@ describe('durable pipeline', () => {
       const jsm = await jetstreamManager(nc);
       const old = { ack_wait: nanos(150_000), max_deliver: 10, max_ack_pending: 1000 };
       await jsm.consumers.update('LINEAGE_ANALYSIS_JOBS', 'analysis-workers', old).catch(() =>
-        jsm.consumers.add('LINEAGE_ANALYSIS_JOBS', { durable_name: 'analysis-workers', ack_policy: AckPolicy.Explicit, filter_subject: 'lineage.jobs.analysis', ...old }));
+        jsm.consumers.add('LINEAGE_ANALYSIS_JOBS', {
+          durable_name: 'analysis-workers',
+          ack_policy: AckPolicy.Explicit,
+          filter_subject: 'lineage.jobs.analysis',
+          ...old,
+        }),
+      );
       const env = { JOB_ACK_WAIT_MS: undefined, DEBUG_STAGE_DELAY_MS: '1500' };
       const pool = [await startWorker(env), await startWorker(env)];
       expect((await jsm.consumers.info('LINEAGE_ANALYSIS_JOBS', 'analysis-workers')).config.ack_wait).toBe(nanos(20_000));
@@ -193,25 +233,40 @@ describe('durable pipeline', () => {
       const holder = await waitFor('a worker done with a stage of the analysis', async () => pool.find(mine), 60_000, 50);
       const other = pool.find((w) => w !== holder)!;
       // The next stage is running (each takes at least 1.5 s): kill its worker in the act.
-      const interrupted = await waitFor('a running stage', async () => {
-        const x = await getAnalysis(id);
-        return x.stages.find((s: { state: string }) => s.state === 'running') as { name: string; attempt: number } | undefined;
-      }, 10_000, 25);
+      const interrupted = await waitFor(
+        'a running stage',
+        async () => {
+          const x = await getAnalysis(id);
+          return x.stages.find((s: { state: string }) => s.state === 'running') as { name: string; attempt: number } | undefined;
+        },
+        10_000,
+        25,
+      );
       expect(interrupted.attempt).toBe(1);
       holder.child.kill('SIGKILL');
       const killedAt = Date.now();
 
       // Taken over: the interrupted stage runs again, as attempt 2, on the other worker.
-      await waitFor('the interrupted stage retried', async () => {
-        const x = await getAnalysis(id);
-        return x.stages.find((s: { name: string }) => s.name === interrupted.name).attempt >= 2;
-      }, 60_000, 250);
+      await waitFor(
+        'the interrupted stage retried',
+        async () => {
+          const x = await getAnalysis(id);
+          return x.stages.find((s: { name: string }) => s.name === interrupted.name).attempt >= 2;
+        },
+        60_000,
+        250,
+      );
       const tookOverMs = Date.now() - killedAt;
-      const final = await waitFor('completed', async () => {
-        const x = await getAnalysis(id);
-        if (x.state === 'failed') throw new Error('the analysis failed');
-        return x.state === 'completed' ? x : undefined;
-      }, 75_000 - (Date.now() - killedAt), 250);
+      const final = await waitFor(
+        'completed',
+        async () => {
+          const x = await getAnalysis(id);
+          if (x.state === 'failed') throw new Error('the analysis failed');
+          return x.state === 'completed' ? x : undefined;
+        },
+        75_000 - (Date.now() - killedAt),
+        250,
+      );
       // Generous bounds for a loaded machine: the design takes ack wait + one heartbeat (~25 s) to take over.
       expect(tookOverMs).toBeLessThan(60_000);
       expect(Date.now() - killedAt).toBeLessThan(75_000);
@@ -263,7 +318,12 @@ describe('durable pipeline', () => {
 
   it('a full queue: with PIPELINE_MAX_QUEUED=3 and no worker the 4th analysis is 429 QUEUE_FULL with Retry-After, and nothing is lost', async () => {
     const apiOnly = await startWorker({ PIPELINE_MAX_QUEUED: '3', WORKER_CONCURRENCY: '0' });
-    const pairs: [number, number][] = [[4, 0], [4, 3], [4, 5], [5, 3]];
+    const pairs: [number, number][] = [
+      [4, 0],
+      [4, 3],
+      [4, 5],
+      [5, 3],
+    ];
     const accepted: string[] = [];
     for (const [i, j] of pairs.slice(0, 3)) accepted.push((await create(repos[i]!, repos[j]!)).analysis.id);
     const refused = await postAnalysis(repos[5]!, repos[3]!);
@@ -271,7 +331,12 @@ describe('durable pipeline', () => {
     expect(refused.headers.get('retry-after')).toBe('30');
     expect((await json(refused)).error.code).toBe('QUEUE_FULL');
     // Refused means not written: no row for the fourth pair.
-    expect(await sql('SELECT id FROM analysis.analyses WHERE origin_url = $1 AND target_url = $2', [repos[5]!.url.replace(/\.git$/, ''), repos[3]!.url.replace(/\.git$/, '')])).toHaveLength(0);
+    expect(
+      await sql('SELECT id FROM analysis.analyses WHERE origin_url = $1 AND target_url = $2', [
+        repos[5]!.url.replace(/\.git$/, ''),
+        repos[3]!.url.replace(/\.git$/, ''),
+      ]),
+    ).toHaveLength(0);
     // A pair already in the queue is still answered with its analysis: it adds no work.
     const same = await postAnalysis(repos[4]!, repos[0]!);
     expect(same.status).toBe(200);
@@ -279,9 +344,18 @@ describe('durable pipeline', () => {
 
     // A worker drains the queue: every accepted analysis completes, and the refused one is accepted again.
     const w = await startWorker({ PIPELINE_MAX_QUEUED: '3' });
-    const depth = async () => Number(/^lineage_pipeline_jobs_pending(?:\{[^}]*\})? (\d+)/m.exec(await (await fetch(`http://127.0.0.1:${w.port}/metrics`)).text())?.[1] ?? -1);
+    const depth = async () =>
+      Number(
+        /^lineage_pipeline_jobs_pending(?:\{[^}]*\})? (\d+)/m.exec(await (await fetch(`http://127.0.0.1:${w.port}/metrics`)).text())?.[1] ??
+          -1,
+      );
     expect(await depth()).toBeGreaterThan(0); // the three accepted jobs, waiting or in progress
-    await waitFor('accepted analyses completed', async () => (await Promise.all(accepted.map(getAnalysis))).every((x) => x.state === 'completed'), 120_000, 250);
+    await waitFor(
+      'accepted analyses completed',
+      async () => (await Promise.all(accepted.map(getAnalysis))).every((x) => x.state === 'completed'),
+      120_000,
+      250,
+    );
     // The gauge is read from the server at each scrape, so it falls back to 0 when the queue drains.
     await waitFor('queue depth 0', async () => (await depth()) === 0, 30_000, 250);
     const late = await create(repos[5]!, repos[3]!);
@@ -293,10 +367,15 @@ describe('durable pipeline', () => {
   it('a bound from configuration fails the analysis with its code and names the bound; a retry is allowed', async () => {
     const w = await startWorker({ ANALYSIS_MAX_FILES: '3' });
     const created = await create(repos[4]!, repos[2]!);
-    const failed = await waitFor('failed', async () => {
-      const x = await getAnalysis(created.analysis.id);
-      return x.state === 'failed' ? x : undefined;
-    }, 60_000, 100);
+    const failed = await waitFor(
+      'failed',
+      async () => {
+        const x = await getAnalysis(created.analysis.id);
+        return x.state === 'failed' ? x : undefined;
+      },
+      60_000,
+      100,
+    );
     expect(failed.error).toMatchObject({ code: 'REPOSITORY_TOO_LARGE', limit: 'maxFiles' });
     expect(failed.stages.find((s: { name: string }) => s.name === 'inventory').state).toBe('failed');
     // A failed analysis does not block the pair: a new request makes a new analysis.

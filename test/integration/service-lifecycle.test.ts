@@ -9,7 +9,9 @@ import { freePort, sleep, startNats, startService, waitFor, waitReady, type Proc
 const readyStatus = async (port: number) => (await fetch(`http://127.0.0.1:${port}/ready`)).status;
 const handled = async (port: number, subject: string) => {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('nats_handled_requests_total') && l.includes(`subject="${subject}"`) && l.includes('outcome="ok"'));
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith('nats_handled_requests_total') && l.includes(`subject="${subject}"`) && l.includes('outcome="ok"'));
   return line ? Number(line.trim().split(' ').pop()) : 0;
 };
 
@@ -81,13 +83,37 @@ describe('graceful shutdown', () => {
   it('SIGTERM during a slow request: readiness 503 first, the request completes, exit 0', async () => {
     const nats = await startNats();
     const port = await freePort();
-    const gateway = startService('gateway', { NATS_URL: nats.url, HTTP_PORT: String(port), LOG_LEVEL: 'info', RATE_LIMIT_ENABLED: 'false', SHUTDOWN_DELAY_MS: '800', NATS_REQUEST_TIMEOUT_MS: '10000' });
+    const gateway = startService('gateway', {
+      NATS_URL: nats.url,
+      HTTP_PORT: String(port),
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_ENABLED: 'false',
+      SHUTDOWN_DELAY_MS: '800',
+      NATS_REQUEST_TIMEOUT_MS: '10000',
+    });
     // A slow chain-reader stand-in on the real bus: answers after 2 s.
     const nc = await connect({ servers: nats.url });
     nc.subscribe(subjects.chain.contract.subject, {
       queue: 'chain-reader',
       callback: (_e, m) => {
-        setTimeout(() => m.respond(JSON.stringify({ ok: true, result: { name: 'LineageRegistry', chainId: null, address: null, deployedBlock: null, capabilities: [], eip712Domain: null, status: 'unconfigured' } })), 2000);
+        setTimeout(
+          () =>
+            m.respond(
+              JSON.stringify({
+                ok: true,
+                result: {
+                  name: 'LineageRegistry',
+                  chainId: null,
+                  address: null,
+                  deployedBlock: null,
+                  capabilities: [],
+                  eip712Domain: null,
+                  status: 'unconfigured',
+                },
+              }),
+            ),
+          2000,
+        );
       },
     });
     try {

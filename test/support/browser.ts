@@ -24,8 +24,15 @@ export async function launchChromium(): Promise<BrowserHandle> {
     headless: true,
     userDataDir: profile,
     args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`,
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--user-data-dir=${profile}`,
     ],
   });
   mkdirSync(ARTIFACTS, { recursive: true });

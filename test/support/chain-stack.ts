@@ -18,7 +18,12 @@ export async function startChainStack(extraEnv: Partial<Record<ServiceName, Reco
   const stack = await startStack({
     extraEnv: {
       ...extraEnv,
-      'chain-reader': { RPC_URL: anvil.rpcUrl, REGISTRY_ADDRESS: registry.address, REGISTRY_DEPLOYED_BLOCK: String(registry.deployedBlock), ...(extraEnv['chain-reader'] ?? {}) },
+      'chain-reader': {
+        RPC_URL: anvil.rpcUrl,
+        REGISTRY_ADDRESS: registry.address,
+        REGISTRY_DEPLOYED_BLOCK: String(registry.deployedBlock),
+        ...(extraEnv['chain-reader'] ?? {}),
+      },
     },
   });
   return {
@@ -36,8 +41,15 @@ const KINDS = ['TemplateRegistered', 'PolicyRegistered', 'FactAsserted', 'Assert
 
 /** Every registry event of the five public kinds on the chain, as sorted `block:logIndex`. */
 export async function chainActivity(c: ChainStack): Promise<string[]> {
-  const logs = await localClients(c.anvil.rpcUrl, devAccount(0).privateKey).publicClient.getContractEvents({ address: c.registry.address, abi: registryAbi, fromBlock: 0n });
-  return logs.filter((l) => KINDS.includes(l.eventName)).map((l) => `${l.blockNumber}:${l.logIndex}`).sort();
+  const logs = await localClients(c.anvil.rpcUrl, devAccount(0).privateKey).publicClient.getContractEvents({
+    address: c.registry.address,
+    abi: registryAbi,
+    fromBlock: 0n,
+  });
+  return logs
+    .filter((l) => KINDS.includes(l.eventName))
+    .map((l) => `${l.blockNumber}:${l.logIndex}`)
+    .sort();
 }
 
 /** The same, as projected and served by `GET /activity` (every page). */
@@ -45,7 +57,9 @@ export async function projectedActivity(c: ChainStack): Promise<string[]> {
   const out: string[] = [];
   let cursor: string | null = null;
   do {
-    const page: { items: { blockNumber: string; logIndex: string }[]; nextCursor: string | null } = await json(await fetch(`${c.stack.api}/activity?limit=100${cursor ? `&cursor=${cursor}` : ''}`));
+    const page: { items: { blockNumber: string; logIndex: string }[]; nextCursor: string | null } = await json(
+      await fetch(`${c.stack.api}/activity?limit=100${cursor ? `&cursor=${cursor}` : ''}`),
+    );
     for (const i of page.items) out.push(`${i.blockNumber}:${i.logIndex}`);
     cursor = page.nextCursor;
   } while (cursor);

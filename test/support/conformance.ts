@@ -20,7 +20,12 @@ export type OpenApiDoc = { paths: Record<string, Record<string, Operation>> };
  * what the server answers before routing (the rate limit, oversized or malformed request heads) can be
  * any path's answer. docs/api.md says so.
  */
-export const UNROUTED: Record<number, string[]> = { 404: ['NOT_FOUND'], 429: ['RATE_LIMITED'], 431: ['HEADERS_TOO_LARGE'], 400: ['VALIDATION_FAILED'] };
+export const UNROUTED: Record<number, string[]> = {
+  404: ['NOT_FOUND'],
+  429: ['RATE_LIMITED'],
+  431: ['HEADERS_TOO_LARGE'],
+  400: ['VALIDATION_FAILED'],
+};
 
 const matchers = new WeakMap<OpenApiDoc, { template: string; re: RegExp }[]>();
 
@@ -63,7 +68,8 @@ export function undocumented(doc: OpenApiDoc, o: Observation): string | null {
   if (o.status >= 400) {
     const codes = codesOf(found.op, o.status);
     if (!o.code) return `${at}: an error without an error envelope`;
-    if (!codes || !codes.includes(o.code)) return `${at}: ${where} documents ${o.status} with ${codes?.join(', ') ?? 'no codes'}, not ${o.code}`;
+    if (!codes || !codes.includes(o.code))
+      return `${at}: ${where} documents ${o.status} with ${codes?.join(', ') ?? 'no codes'}, not ${o.code}`;
   }
   return null;
 }

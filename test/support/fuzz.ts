@@ -26,12 +26,28 @@ import { waitFor } from './processes';
 // ---------------------------------------------------------------------------------------------- types
 
 type JsonSchema = {
-  $ref?: string; type?: string | string[]; enum?: unknown[]; pattern?: string; minLength?: number; maxLength?: number;
-  minimum?: number; maximum?: number; properties?: Record<string, JsonSchema>; required?: string[];
-  additionalProperties?: boolean | JsonSchema; items?: JsonSchema; anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; example?: unknown;
+  $ref?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  example?: unknown;
 };
 type Parameter = { name: string; in: 'path' | 'query'; required?: boolean; schema: JsonSchema };
-type Operation = { parameters?: Parameter[]; requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> }; security?: unknown[] };
+type Operation = {
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> };
+  security?: unknown[];
+};
 type FullDoc = OpenApiDoc & { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, JsonSchema> } };
 
 /** What the fuzzer knows about the running stack beyond the document. */
@@ -72,15 +88,71 @@ export interface FuzzResponse {
 // ------------------------------------------------------------------------------------------ generators
 
 const MARKER = fc.stringMatching(/^[a-z0-9]{10}$/).map((s) => `zq${s}`);
-const BIG_IDS = ['0', '1', '42', '9223372036854775807', '9223372036854775808', '18446744073709551616', (2n ** 256n - 1n).toString(), (2n ** 256n).toString(), '9'.repeat(78), '9'.repeat(200)];
+const BIG_IDS = [
+  '0',
+  '1',
+  '42',
+  '9223372036854775807',
+  '9223372036854775808',
+  '18446744073709551616',
+  (2n ** 256n - 1n).toString(),
+  (2n ** 256n).toString(),
+  '9'.repeat(78),
+  '9'.repeat(200),
+];
 const ODD_NUMBERS = ['007', '-1', '1.0', '1e3', '0x1f', ' 1', '1 ', '+1', '٣', '１'];
 /** Already percent-encoded path segments: traversal, encoded NUL, invalid escapes, overlong UTF-8. */
-const RAW_SEGMENTS = ['..%2f..%2fetc%2fpasswd', '..%2F', '%2e%2e', '..', '.', '%00', '%zz', '%c0%ae%c0%ae', '%ff%fe', '%E2%80%AE', '%25', '%2F', '%5c..%5c', ';', '%3B', '*', '~'];
-const ODD_KEYS = ['bogusKey', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'a.b', 'a[b]', 'x'.repeat(100), 'ключ', '$where', 'id', 'limit', '0', '-', ''];
+const RAW_SEGMENTS = [
+  '..%2f..%2fetc%2fpasswd',
+  '..%2F',
+  '%2e%2e',
+  '..',
+  '.',
+  '%00',
+  '%zz',
+  '%c0%ae%c0%ae',
+  '%ff%fe',
+  '%E2%80%AE',
+  '%25',
+  '%2F',
+  '%5c..%5c',
+  ';',
+  '%3B',
+  '*',
+  '~',
+];
+const ODD_KEYS = [
+  'bogusKey',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'a.b',
+  'a[b]',
+  'x'.repeat(100),
+  'ключ',
+  '$where',
+  'id',
+  'limit',
+  '0',
+  '-',
+  '',
+];
 const CONTENT_TYPES = [
-  ...Array<string>(16).fill('application/json'), 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json;charset=UTF-8',
-  'application/json; charset=latin1', 'application/json; charset=utf-16', 'text/plain', 'application/json-seq', 'application/jsonx',
-  'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/merge-patch+json', ';;;', '',
+  ...Array<string>(16).fill('application/json'),
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'application/json;charset=UTF-8',
+  'application/json; charset=latin1',
+  'application/json; charset=utf-16',
+  'text/plain',
+  'application/json-seq',
+  'application/jsonx',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/merge-patch+json',
+  ';;;',
+  '',
 ];
 
 const pick = <T>(xs: readonly T[]) => fc.constantFrom(...xs);
@@ -90,7 +162,8 @@ function enc(s: string): string {
   for (const ch of s) {
     // for…of yields whole code points; a lone surrogate comes alone, and encodeURIComponent refuses it.
     const u = ch.charCodeAt(0);
-    if (ch.length === 1 && u >= 0xd800 && u <= 0xdfff) out += [0xe0 | (u >> 12), 0x80 | ((u >> 6) & 0x3f), 0x80 | (u & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+    if (ch.length === 1 && u >= 0xd800 && u <= 0xdfff)
+      out += [0xe0 | (u >> 12), 0x80 | ((u >> 6) & 0x3f), 0x80 | (u & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
     else out += encodeURIComponent(ch);
   }
   return out;
@@ -102,7 +175,9 @@ const markedString = (marker: string) =>
     fc.constant(marker),
     fc.string({ maxLength: 20 }).map((s) => `${s}${marker}${s}`),
     fc.string({ unit: 'grapheme', maxLength: 12 }).map((s) => `${s}${marker}`),
-    fc.constantFrom('\u0000', '\ud800', '\u202e', '\r\n', '\t', '\\', '"', "'", '%', '../', '<script>', '${x}', '{{x}}').map((c) => `${c}${marker}${c}`),
+    fc
+      .constantFrom('\u0000', '\ud800', '\u202e', '\r\n', '\t', '\\', '"', "'", '%', '../', '<script>', '${x}', '{{x}}')
+      .map((c) => `${c}${marker}${c}`),
     fc.integer({ min: 1, max: 4000 }).map((n) => `${marker}${'x'.repeat(n)}`),
   );
 
@@ -138,9 +213,9 @@ function validValue(ctx: FuzzContext, schema: JsonSchema, name: string, depth = 
     if (depth > 6) return fc.constant({});
     const props = Object.entries(s.properties ?? {});
     const required = new Set(s.required ?? []);
-    return fc.tuple(...props.map(([k, v]) => fc.option(validValue(ctx, v, k, depth + 1), { freq: required.has(k) ? 20 : 2, nil: undefined }))).map((vals) =>
-      Object.fromEntries(props.map(([k], i) => [k, vals[i]]).filter(([, v]) => v !== undefined)),
-    );
+    return fc
+      .tuple(...props.map(([k, v]) => fc.option(validValue(ctx, v, k, depth + 1), { freq: required.has(k) ? 20 : 2, nil: undefined })))
+      .map((vals) => Object.fromEntries(props.map(([k], i) => [k, vals[i]]).filter(([, v]) => v !== undefined)));
   }
   if (type === 'array') return fc.array(validValue(ctx, s.items ?? {}, name, depth + 1), { maxLength: 3 });
   if (type === 'integer' || type === 'number') {
@@ -149,10 +224,35 @@ function validValue(ctx: FuzzContext, schema: JsonSchema, name: string, depth = 
   }
   if (type === 'boolean') return fc.boolean();
   // Strings: by field where the document's pattern cannot say what the stack would accept.
-  if (name === 'url') return fc.oneof({ weight: 3, arbitrary: fc.nat(50).map((n) => `${ctx.allowedRepo}/fuzz/repo-${n}`) }, { weight: 1, arbitrary: pick([`${ctx.allowedRepo}/fork-declared/origin.git`, `${ctx.allowedRepo}/fork-declared/target.git`]) }, pick(['owner/repo', 'https://github.com/owner/repo', 'https://gitlab.com/a/b', 'http://169.254.169.254/latest/meta-data', 'file:///etc/passwd', 'git@github.com:a/b.git', 'https://user:pass@github.com/a/b', 'https://127.0.0.1:1/x', 'https://[::1]/a/b']));
-  if (name === 'id' || name === 'factKey' || name === 'resolutionId' || name === 'minBlock') return fc.oneof(pick(BIG_IDS), pick([...ctx.analyses.map((a) => a.id), ...ctx.caseIds]), fc.nat().map(String));
-  if (name === 'cursor') return fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{1,80}$/), fc.constant('eyJpZCI6IjEifQ' + 'A'.repeat(43)), ...(ctx.cursors.length ? [pick(ctx.cursors)] : []));
-  if (name === 'q' || name === 'repository') return fc.oneof(pick(['example', 'github.com', 'owner/repo', 'DECLARED_FORK', 'heavily_derived', '1', '9223372036854775808', '%', '_', '\\']), fc.string({ minLength: 1, maxLength: 30 }));
+  if (name === 'url')
+    return fc.oneof(
+      { weight: 3, arbitrary: fc.nat(50).map((n) => `${ctx.allowedRepo}/fuzz/repo-${n}`) },
+      { weight: 1, arbitrary: pick([`${ctx.allowedRepo}/fork-declared/origin.git`, `${ctx.allowedRepo}/fork-declared/target.git`]) },
+      pick([
+        'owner/repo',
+        'https://github.com/owner/repo',
+        'https://gitlab.com/a/b',
+        'http://169.254.169.254/latest/meta-data',
+        'file:///etc/passwd',
+        'git@github.com:a/b.git',
+        'https://user:pass@github.com/a/b',
+        'https://127.0.0.1:1/x',
+        'https://[::1]/a/b',
+      ]),
+    );
+  if (name === 'id' || name === 'factKey' || name === 'resolutionId' || name === 'minBlock')
+    return fc.oneof(pick(BIG_IDS), pick([...ctx.analyses.map((a) => a.id), ...ctx.caseIds]), fc.nat().map(String));
+  if (name === 'cursor')
+    return fc.oneof(
+      fc.stringMatching(/^[A-Za-z0-9_-]{1,80}$/),
+      fc.constant('eyJpZCI6IjEifQ' + 'A'.repeat(43)),
+      ...(ctx.cursors.length ? [pick(ctx.cursors)] : []),
+    );
+  if (name === 'q' || name === 'repository')
+    return fc.oneof(
+      pick(['example', 'github.com', 'owner/repo', 'DECLARED_FORK', 'heavily_derived', '1', '9223372036854775808', '%', '_', '\\']),
+      fc.string({ minLength: 1, maxLength: 30 }),
+    );
   if (name === 'rationale') return fc.string({ minLength: 10, maxLength: 120 });
   if (s.pattern) {
     try {
@@ -171,7 +271,15 @@ function bodyValue(ctx: FuzzContext, schema: JsonSchema, marker: string): fc.Arb
     { weight: 3, arbitrary: fc.constant([]) },
     {
       weight: 2,
-      arbitrary: fc.array(fc.record({ at: fc.nat(), kind: pick(['replace', 'delete', 'unknown-key', 'wrap'] as const), value: wrongValue(marker), key: pick(ODD_KEYS) }), { minLength: 1, maxLength: 3 }),
+      arbitrary: fc.array(
+        fc.record({
+          at: fc.nat(),
+          kind: pick(['replace', 'delete', 'unknown-key', 'wrap'] as const),
+          value: wrongValue(marker),
+          key: pick(ODD_KEYS),
+        }),
+        { minLength: 1, maxLength: 3 },
+      ),
     },
   );
   return fc.tuple(validValue(ctx, schema, '(root)'), edits).map(([value, list]) => {
@@ -197,7 +305,8 @@ function edit(root: unknown, e: { at: number; kind: 'replace' | 'delete' | 'unkn
   if (e.kind === 'replace') set(e.value);
   else if (e.kind === 'wrap') set([target.node]);
   else if (e.kind === 'delete' && target.parent) delete target.parent[target.key];
-  else if (e.kind === 'unknown-key' && target.node && typeof target.node === 'object' && !Array.isArray(target.node)) (target.node as Record<string, unknown>)[e.key] = e.value;
+  else if (e.kind === 'unknown-key' && target.node && typeof target.node === 'object' && !Array.isArray(target.node))
+    (target.node as Record<string, unknown>)[e.key] = e.value;
   return root;
 }
 
@@ -213,12 +322,48 @@ function bodyBytes(value: unknown, marker: string): fc.Arbitrary<Buffer> {
   return fc.oneof(
     { weight: 12, arbitrary: fc.constant(Buffer.from(text)) },
     { weight: 2, arbitrary: fc.constant(Buffer.from(duplicateKeys())) },
-    { weight: 2, arbitrary: pick(['null', '', ' ', '0', '"x"', '[]', 'true', '{}', '{', '{"a":', `{"${marker}":}`, `${marker}`, '\ufeff{}', '{}x', `[${'['.repeat(30)}`, 'NaN', '{"a":1}{"b":2}']).map((t) => Buffer.from(t)) },
+    {
+      weight: 2,
+      arbitrary: pick([
+        'null',
+        '',
+        ' ',
+        '0',
+        '"x"',
+        '[]',
+        'true',
+        '{}',
+        '{',
+        '{"a":',
+        `{"${marker}":}`,
+        `${marker}`,
+        '\ufeff{}',
+        '{}x',
+        `[${'['.repeat(30)}`,
+        'NaN',
+        '{"a":1}{"b":2}',
+      ]).map((t) => Buffer.from(t)),
+    },
     // Deep nesting under the 64 KiB limit (the parser must not overflow its stack), and a body over it.
     { weight: 1, arbitrary: fc.integer({ min: 1000, max: 32_000 }).map((n) => Buffer.from(`${'['.repeat(n)}${']'.repeat(n)}`)) },
-    { weight: 1, arbitrary: fc.integer({ min: 1000, max: 10_000 }).map((n) => Buffer.from(`{"pair":${'{"a":'.repeat(n)}1${'}'.repeat(n)}}`)) },
-    { weight: 1, arbitrary: fc.constant(Buffer.concat([Buffer.from('{"origin":{"url":"a/b'), Buffer.from([0xff, 0xfe, 0xc0, 0xae, 0xed, 0xa0, 0x80]), Buffer.from(`${marker}"},"target":{"url":"c/d"}}`)])) },
-    { weight: 1, arbitrary: fc.integer({ min: 60_000, max: 90_000 }).map((n) => Buffer.from(JSON.stringify({ pad: marker + 'x'.repeat(n) }))) },
+    {
+      weight: 1,
+      arbitrary: fc.integer({ min: 1000, max: 10_000 }).map((n) => Buffer.from(`{"pair":${'{"a":'.repeat(n)}1${'}'.repeat(n)}}`)),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constant(
+        Buffer.concat([
+          Buffer.from('{"origin":{"url":"a/b'),
+          Buffer.from([0xff, 0xfe, 0xc0, 0xae, 0xed, 0xa0, 0x80]),
+          Buffer.from(`${marker}"},"target":{"url":"c/d"}}`),
+        ]),
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.integer({ min: 60_000, max: 90_000 }).map((n) => Buffer.from(JSON.stringify({ pad: marker + 'x'.repeat(n) }))),
+    },
   );
 }
 
@@ -246,16 +391,32 @@ const queryPieces = (ctx: FuzzContext, p: Parameter, marker: string): fc.Arbitra
     { weight: p.required ? 1 : p.name === 'cursor' ? 30 : 10, arbitrary: fc.constant<string[]>([]) },
     { weight: 12, arbitrary: validValue(ctx, p.schema, p.name).map((v) => [`${enc(p.name)}=${enc(String(v))}`]) },
     { weight: 2, arbitrary: markedString(marker).map((v) => [`${enc(p.name)}=${enc(v)}`]) },
-    { weight: 1, arbitrary: fc.tuple(validValue(ctx, p.schema, p.name), markedString(marker)).map(([a, b]) => [`${p.name}=${enc(String(a))}`, `${p.name}=${enc(b)}`]) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(validValue(ctx, p.schema, p.name), markedString(marker))
+        .map(([a, b]) => [`${p.name}=${enc(String(a))}`, `${p.name}=${enc(b)}`]),
+    },
     { weight: 1, arbitrary: markedString(marker).map((v) => [`${p.name}[]=${enc(v)}`, `${p.name}[x]=${enc(v)}`]) },
-    { weight: 1, arbitrary: pick(['', '%zz', '%00', '+', '%2B1', 'true', 'TRUE', '1e2', '0x10', '-5', '101', '%E2%80%AE']).map((v) => [`${p.name}=${v}`]) },
+    {
+      weight: 1,
+      arbitrary: pick(['', '%zz', '%00', '+', '%2B1', 'true', 'TRUE', '1e2', '0x10', '-5', '101', '%E2%80%AE']).map((v) => [
+        `${p.name}=${v}`,
+      ]),
+    },
     { weight: 1, arbitrary: fc.constant<string[]>([p.name]) },
   );
 
 const unknownQuery = (marker: string) =>
   fc.oneof(
     { weight: 4, arbitrary: fc.constant<string[]>([]) },
-    { weight: 1, arbitrary: fc.array(fc.tuple(pick(ODD_KEYS), markedString(marker)).map(([k, v]) => `${enc(k)}=${enc(v)}`), { minLength: 1, maxLength: 2 }) },
+    {
+      weight: 1,
+      arbitrary: fc.array(
+        fc.tuple(pick(ODD_KEYS), markedString(marker)).map(([k, v]) => `${enc(k)}=${enc(v)}`),
+        { minLength: 1, maxLength: 2 },
+      ),
+    },
   );
 
 interface OperationInfo {
@@ -291,19 +452,44 @@ function operationRequest(ctx: FuzzContext, o: OperationInfo): fc.Arbitrary<Fuzz
           let i = 0;
           return o.template.replace(/\{\w+\}/g, () => vals[i++]!);
         }),
-        query: fc.tuple(fc.tuple(...queryParams.map((p) => queryPieces(ctx, p, m2))), unknownQuery(m2), fc.boolean()).map(([known, unknown, first]) => {
-          const all = first ? [...unknown, ...known.flat()] : [...known.flat(), ...unknown];
-          return all.length ? `?${all.join('&')}` : '';
-        }),
-        body: bodySchema ? fc.option(bodyValue(ctx, bodySchema, m3).chain((v) => bodyBytes(v, m3)), { freq: 8, nil: undefined }) : fc.option(pick(['{}', '', `{"x":"${m3}"}`, 'null']).map((t) => Buffer.from(t)), { freq: 4, nil: undefined }),
-        contentType: pick(CONTENT_TYPES).chain((t) => (t.includes('charset') ? fc.oneof(fc.constant(t), fc.constant(`application/json; charset=${m3}`)) : fc.constant(t))),
-        encoding: fc.oneof({ weight: 24, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: pick(['gzip', 'deflate', 'br', 'identity', m3, 'gzip, gzip']) }),
+        query: fc
+          .tuple(fc.tuple(...queryParams.map((p) => queryPieces(ctx, p, m2))), unknownQuery(m2), fc.boolean())
+          .map(([known, unknown, first]) => {
+            const all = first ? [...unknown, ...known.flat()] : [...known.flat(), ...unknown];
+            return all.length ? `?${all.join('&')}` : '';
+          }),
+        body: bodySchema
+          ? fc.option(
+              bodyValue(ctx, bodySchema, m3).chain((v) => bodyBytes(v, m3)),
+              { freq: 8, nil: undefined },
+            )
+          : fc.option(
+              pick(['{}', '', `{"x":"${m3}"}`, 'null']).map((t) => Buffer.from(t)),
+              { freq: 4, nil: undefined },
+            ),
+        contentType: pick(CONTENT_TYPES).chain((t) =>
+          t.includes('charset') ? fc.oneof(fc.constant(t), fc.constant(`application/json; charset=${m3}`)) : fc.constant(t),
+        ),
+        encoding: fc.oneof(
+          { weight: 24, arbitrary: fc.constant(undefined) },
+          { weight: 1, arbitrary: pick(['gzip', 'deflate', 'br', 'identity', m3, 'gzip, gzip']) },
+        ),
         corrupt: fc.boolean(),
         auth: needsAuth
           ? fc.oneof(
               { weight: 3, arbitrary: fc.constant(undefined) },
               { weight: 2, arbitrary: pick(ctx.analyses.map((a) => `Bearer ${a.cancelToken}`)) },
-              { weight: 2, arbitrary: pick([`Bearer ${m1}`, `Basic ${m1}`, 'Bearer', 'Bearer  two spaces', `bearer ${m1}`, `Bearer ${'x'.repeat(600)}${m1}`]) },
+              {
+                weight: 2,
+                arbitrary: pick([
+                  `Bearer ${m1}`,
+                  `Basic ${m1}`,
+                  'Bearer',
+                  'Bearer  two spaces',
+                  `bearer ${m1}`,
+                  `Bearer ${'x'.repeat(600)}${m1}`,
+                ]),
+              },
             )
           : fc.option(fc.constant(`Bearer ${m1}`), { freq: 8, nil: undefined }),
         extra: fc.option(
@@ -343,10 +529,34 @@ function operationRequest(ctx: FuzzContext, o: OperationInfo): fc.Arbitrary<Fuzz
 function strayRequest(): fc.Arbitrary<FuzzRequest> {
   return fc.record({ marker: MARKER, method: pick(OTHER_METHODS), n: fc.nat(1000) }).chain(({ marker, method, n }) =>
     fc.oneof(
-      fc.array(fc.oneof(pick(['cases', 'analyses', 'facts', '1', 'v1', 'api', '..', '%2e', 'openapi.json', '']), fc.constant(marker), fc.string({ maxLength: 8 }).map(enc)), { minLength: 1, maxLength: 5 })
-        .map((segs): FuzzRequest => ({ via: 'http', method, target: `/api/v1/${segs.join('/')}`, headers: {}, markers: [marker], label: 'unrouted' })),
-      pick(['/api', '/api/v1', '/api/v2/cases', '//api/v1/cases', '/api/v1/cases/1/2', '/API/V1/CASES', '/api/v1/protocol/', '/api/v1/./cases', '/api/v1/openapi.json.bak'])
-        .map((target): FuzzRequest => ({ via: 'http', method, target, headers: {}, markers: [marker], label: 'unrouted' })),
+      fc
+        .array(
+          fc.oneof(
+            pick(['cases', 'analyses', 'facts', '1', 'v1', 'api', '..', '%2e', 'openapi.json', '']),
+            fc.constant(marker),
+            fc.string({ maxLength: 8 }).map(enc),
+          ),
+          { minLength: 1, maxLength: 5 },
+        )
+        .map((segs): FuzzRequest => ({
+          via: 'http',
+          method,
+          target: `/api/v1/${segs.join('/')}`,
+          headers: {},
+          markers: [marker],
+          label: 'unrouted',
+        })),
+      pick([
+        '/api',
+        '/api/v1',
+        '/api/v2/cases',
+        '//api/v1/cases',
+        '/api/v1/cases/1/2',
+        '/API/V1/CASES',
+        '/api/v1/protocol/',
+        '/api/v1/./cases',
+        '/api/v1/openapi.json.bak',
+      ]).map((target): FuzzRequest => ({ via: 'http', method, target, headers: {}, markers: [marker], label: 'unrouted' })),
       // Raw bytes: unencoded unicode and spaces in the path, control characters, broken request lines and
       // headers, contradictory framing, no Host. [request line, extra header lines, body, send Host]
       pick<[string, string, string, boolean]>([
@@ -362,10 +572,25 @@ function strayRequest(): fc.Arbitrary<FuzzRequest> {
         ['GET /api/v1/cases HTTP/1.1', '', '', false],
         [`GET /api/v1/cases/${n} HTTP/1.0`, '', '', false],
         ['GET /api/v1/cases HTTP/1.1', 'Content-Length: -1\r\n', '', true],
-        ['POST /api/v1/analyses HTTP/1.1', 'Transfer-Encoding: chunked\r\nContent-Type: application/json\r\n', `zz\r\n${marker}\r\n0\r\n\r\n`, true],
+        [
+          'POST /api/v1/analyses HTTP/1.1',
+          'Transfer-Encoding: chunked\r\nContent-Type: application/json\r\n',
+          `zz\r\n${marker}\r\n0\r\n\r\n`,
+          true,
+        ],
         ['POST /api/v1/analyses HTTP/1.1', 'Content-Length: 5\r\nContent-Length: 6\r\nContent-Type: application/json\r\n', '{}', true],
-        ['POST /api/v1/analyses HTTP/1.1', 'Content-Length: 2\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n', '2\r\n{}\r\n0\r\n\r\n', true],
-        ['POST /api/v1/analyses HTTP/1.1', `Content-Type: application/json\r\nContent-Length: ${12 + marker.length}\r\n`, `{"pair":"${marker}\u00ff"}`, true],
+        [
+          'POST /api/v1/analyses HTTP/1.1',
+          'Content-Length: 2\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n',
+          '2\r\n{}\r\n0\r\n\r\n',
+          true,
+        ],
+        [
+          'POST /api/v1/analyses HTTP/1.1',
+          `Content-Type: application/json\r\nContent-Length: ${12 + marker.length}\r\n`,
+          `{"pair":"${marker}\u00ff"}`,
+          true,
+        ],
       ]).map(([line, extra, body, host]): FuzzRequest => ({
         via: 'raw',
         method: line.split(' ')[0]!,
@@ -417,7 +642,9 @@ function sendRaw(ctx: FuzzContext, r: FuzzRequest): Promise<FuzzResponse> {
     socket.setTimeout(30_000, () => socket.destroy(new Error('no answer in 30 s')));
     socket.on('connect', () => socket.write(r.body!));
     socket.on('data', (d: Buffer) => chunks.push(d));
-    socket.on('error', (err: NodeJS.ErrnoException) => (err.code === 'ECONNRESET' ? resolve(parseRaw(Buffer.concat(chunks))) : reject(err)));
+    socket.on('error', (err: NodeJS.ErrnoException) =>
+      err.code === 'ECONNRESET' ? resolve(parseRaw(Buffer.concat(chunks))) : reject(err),
+    );
     socket.on('close', () => resolve(parseRaw(Buffer.concat(chunks))));
   });
 }
@@ -485,18 +712,27 @@ export function violations(ctx: FuzzContext, r: FuzzRequest, res: FuzzResponse):
   } else if (res.body.length > 0) out.push('304 with a body');
   const error = (parsed as { error?: { code?: unknown; message?: unknown; requestId?: unknown; fields?: unknown } } | undefined)?.error;
   if (res.status >= 400 && r.method !== 'HEAD') {
-    if (!error || typeof error.code !== 'string' || typeof error.message !== 'string' || typeof error.requestId !== 'string') out.push(`${res.status}: not the error envelope`);
+    if (!error || typeof error.code !== 'string' || typeof error.message !== 'string' || typeof error.requestId !== 'string')
+      out.push(`${res.status}: not the error envelope`);
     else if (error.requestId !== res.headers['x-request-id']) out.push(`${res.status}: requestId differs from X-Request-Id`);
-    if (error?.fields !== undefined && !(Array.isArray(error.fields) && error.fields.every((f) => typeof f?.path === 'string' && typeof f?.issue === 'string'))) out.push('fields are not {path, issue}');
+    if (
+      error?.fields !== undefined &&
+      !(Array.isArray(error.fields) && error.fields.every((f) => typeof f?.path === 'string' && typeof f?.issue === 'string'))
+    )
+      out.push('fields are not {path, issue}');
   }
   // HEAD: the status of GET without its body, so only the status can be held to the document.
   const code = typeof error?.code === 'string' ? error.code : null;
-  const problem = r.method === 'HEAD' ? undocumentedStatus(ctx.doc, r.method, pathOf(r.target), res.status) : undocumented(ctx.doc, { method: r.method, path: pathOf(r.target), status: res.status, code });
+  const problem =
+    r.method === 'HEAD'
+      ? undocumentedStatus(ctx.doc, r.method, pathOf(r.target), res.status)
+      : undocumented(ctx.doc, { method: r.method, path: pathOf(r.target), status: res.status, code });
   if (problem) out.push(problem);
   // A success is what its operation's schema says (the same zod schema the document was generated from).
   const route = res.status < 300 ? findRoute(r.method, pathOf(r.target)) : null;
   const ok = route?.ok.find((o) => o.status === res.status);
-  if (route && ok?.schema && parsed !== undefined && !ok.schema.safeParse(parsed).success) out.push(`${res.status}: the body does not match ${route.method.toUpperCase()} ${route.path}'s schema`);
+  if (route && ok?.schema && parsed !== undefined && !ok.schema.safeParse(parsed).success)
+    out.push(`${res.status}: the body does not match ${route.method.toUpperCase()} ${route.path}'s schema`);
   if (STACK_FRAME.test(text)) out.push('a stack frame in the body');
   if (FILE_PATH.test(text)) out.push('a file path in the body');
   // Markers: nowhere, except a created analysis's or a validated pair's repository URLs (the resource itself).
@@ -534,14 +770,19 @@ export const newTally = (): Tally => ({ sent: 0, byStatus: {}, byRoute: {}, fail
 /** Send one request, count it, and return what is wrong with its response. */
 export async function probe(ctx: FuzzContext, r: FuzzRequest, tally: Tally): Promise<string[]> {
   // A connection reset or a timeout is an answer too: a client got none.
-  const res = await send(ctx, r).catch((err: NodeJS.ErrnoException): FuzzResponse => ({ status: 0, headers: {}, body: Buffer.from(`(${err.code ?? err.message})`) }));
+  const res = await send(ctx, r).catch((err: NodeJS.ErrnoException): FuzzResponse => ({
+    status: 0,
+    headers: {},
+    body: Buffer.from(`(${err.code ?? err.message})`),
+  }));
   tally.sent++;
   const s = String(res.status);
   tally.byStatus[s] = (tally.byStatus[s] ?? 0) + 1;
   const route = (tally.byRoute[r.label] ??= {});
   route[s] = (route[s] ?? 0) + 1;
   const problems = violations(ctx, r, res);
-  if (problems.length) tally.failures.push({ request: describe(r), status: res.status, problems, body: res.body.toString('utf8').slice(0, 300) });
+  if (problems.length)
+    tally.failures.push({ request: describe(r), status: res.status, problems, body: res.body.toString('utf8').slice(0, 300) });
   return problems;
 }
 
@@ -551,7 +792,9 @@ export async function probe(ctx: FuzzContext, r: FuzzRequest, tally: Tally): Pro
  * pair (nothing leaves the machine), and things to aim at: a completed analysis with its case and manifest,
  * a cancelled one, and (with one pipeline worker) every analysis the fuzzer creates failing fast at resolve.
  */
-export async function startFuzzStack(opts: { rateLimit?: { perSecond: number; burst: number } } = {}): Promise<{ ctx: FuzzContext; stop(): Promise<void> }> {
+export async function startFuzzStack(
+  opts: { rateLimit?: { perSecond: number; burst: number } } = {},
+): Promise<{ ctx: FuzzContext; stop(): Promise<void> }> {
   const root = mkdtempSync(join(tmpdir(), 'lineage-fuzz-repos-'));
   const cache = mkdtempSync(join(tmpdir(), 'lineage-fuzz-cache-'));
   await SCENARIOS.find((x) => x.name === 'fork-declared')!.build(root);
@@ -568,40 +811,79 @@ export async function startFuzzStack(opts: { rateLimit?: { perSecond: number; bu
   try {
     chain = await startChainStack({
       'analysis-pipeline': {
-        ...quiet, WORKER_CONCURRENCY: '1', WORKER_THREADS: '1', REPO_CACHE_DIR: cache, GIT_TIMEOUT_MS: '20000',
-        LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${git.port}`, LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true',
+        ...quiet,
+        WORKER_CONCURRENCY: '1',
+        WORKER_THREADS: '1',
+        REPO_CACHE_DIR: cache,
+        GIT_TIMEOUT_MS: '20000',
+        LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${git.port}`,
+        LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true',
       },
-      gateway: { ...quiet, ...(opts.rateLimit ? { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_SECOND: String(opts.rateLimit.perSecond), RATE_LIMIT_BURST: String(opts.rateLimit.burst) } : {}) },
-      'case-store': quiet, 'fact-indexer': quiet, 'chain-reader': quiet,
+      gateway: {
+        ...quiet,
+        ...(opts.rateLimit
+          ? {
+              RATE_LIMIT_ENABLED: 'true',
+              RATE_LIMIT_PER_SECOND: String(opts.rateLimit.perSecond),
+              RATE_LIMIT_BURST: String(opts.rateLimit.burst),
+            }
+          : {}),
+      },
+      'case-store': quiet,
+      'fact-indexer': quiet,
+      'chain-reader': quiet,
     });
     const api = chain.stack.api;
     const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-      const res = await fetch(`${api}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${api}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
     };
     const doc = (await call('GET', '/openapi.json')).body as FullDoc;
 
     // A completed analysis of the fixture pair, and its case.
-    const v = await call('POST', '/repositories/validate', { origin: { url: `${git.url}/fork-declared/origin.git` }, target: { url: `${git.url}/fork-declared/target.git` } });
+    const v = await call('POST', '/repositories/validate', {
+      origin: { url: `${git.url}/fork-declared/origin.git` },
+      target: { url: `${git.url}/fork-declared/target.git` },
+    });
     if (v.status !== 200) throw new Error(`validating the fixture pair answered ${v.status}`);
-    const pair = { origin: { url: v.body.pair.origin.url, commit: v.body.pair.origin.commit }, target: { url: v.body.pair.target.url, commit: v.body.pair.target.commit } };
+    const pair = {
+      origin: { url: v.body.pair.origin.url, commit: v.body.pair.origin.commit },
+      target: { url: v.body.pair.target.url, commit: v.body.pair.target.commit },
+    };
     const created = await call('POST', '/analyses', { pair });
     if (created.status !== 202) throw new Error(`creating the fixture analysis answered ${created.status}`);
-    const done = await waitFor('the fixture analysis to complete', async () => {
-      const a = (await call('GET', `/analyses/${created.body.analysis.id}`)).body.analysis;
-      if (a.state === 'failed' || a.state === 'cancelled') throw new Error(`the fixture analysis ended ${a.state}: ${JSON.stringify(a.error)}`);
-      return a.state === 'completed' && a.caseId !== null ? a : undefined;
-    }, 150_000, 250);
+    const done = await waitFor(
+      'the fixture analysis to complete',
+      async () => {
+        const a = (await call('GET', `/analyses/${created.body.analysis.id}`)).body.analysis;
+        if (a.state === 'failed' || a.state === 'cancelled')
+          throw new Error(`the fixture analysis ended ${a.state}: ${JSON.stringify(a.error)}`);
+        return a.state === 'completed' && a.caseId !== null ? a : undefined;
+      },
+      150_000,
+      250,
+    );
     await waitFor('its case', async () => (await call('GET', `/cases/${done.caseId}`)).status === 200, 30_000);
 
     // One more, cancelled at once (or failed at resolve, should the worker take it first: its repository does
     // not exist). Either way it will never have a manifest.
-    const other = await call('POST', '/analyses', { pair: { origin: pair.origin, target: { url: `${git.url}/fork-declared/target-copy.git`, commit: pair.target.commit } } });
+    const other = await call('POST', '/analyses', {
+      pair: { origin: pair.origin, target: { url: `${git.url}/fork-declared/target-copy.git`, commit: pair.target.commit } },
+    });
     if (other.status !== 202) throw new Error(`creating the second analysis answered ${other.status}`);
     await call('POST', `/analyses/${other.body.analysis.id}/cancel`, undefined, { authorization: `Bearer ${other.body.cancelToken}` });
 
     const cursors: string[] = [];
-    for (const list of [`/cases/${done.caseId}/evidence?limit=1`, `/cases/${done.caseId}/evidence?limit=1&layer=HISTORY`, '/activity?limit=1', '/templates?limit=1']) {
+    for (const list of [
+      `/cases/${done.caseId}/evidence?limit=1`,
+      `/cases/${done.caseId}/evidence?limit=1&layer=HISTORY`,
+      '/activity?limit=1',
+      '/templates?limit=1',
+    ]) {
       const next = (await call('GET', list)).body.nextCursor;
       if (typeof next === 'string') cursors.push(next);
     }

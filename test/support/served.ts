@@ -6,7 +6,11 @@ import { Client } from 'pg';
 import { SCENARIOS } from '../fixtures/scenarios';
 import { startGitServer, type GitServer } from './git-http';
 
-export interface ServedRepo { url: string; dir: string; commit: string }
+export interface ServedRepo {
+  url: string;
+  dir: string;
+  commit: string;
+}
 
 /** Builds the named scenarios under a fresh directory (origin then target of each) and serves them; `url` is each repository's address. */
 export async function serveScenarios(names: string[]): Promise<{ root: string; git: GitServer; repos: ServedRepo[] }> {

@@ -19,7 +19,14 @@ export async function startStack(opts: { extraEnv?: Partial<Record<ServiceName, 
   const db = await freshDatabase('lineage_e2e');
   const ports = {} as Record<ServiceName, number>;
   for (const s of SERVICES) ports[s] = await freePort();
-  const env = { NATS_URL: nats.url, DATABASE_URL: db.url, LOG_LEVEL: 'debug', MIGRATE_ON_START: 'true', RATE_LIMIT_ENABLED: 'false', SHUTDOWN_TIMEOUT_MS: '10000' };
+  const env = {
+    NATS_URL: nats.url,
+    DATABASE_URL: db.url,
+    LOG_LEVEL: 'debug',
+    MIGRATE_ON_START: 'true',
+    RATE_LIMIT_ENABLED: 'false',
+    SHUTDOWN_TIMEOUT_MS: '10000',
+  };
   const procs = {} as Record<ServiceName, Proc>;
   for (const s of SERVICES) procs[s] = startService(s, { ...env, HTTP_PORT: String(ports[s]), ...(opts.extraEnv?.[s] ?? {}) });
   try {
@@ -50,8 +57,21 @@ export async function startStack(opts: { extraEnv?: Partial<Record<ServiceName, 
 export async function startStackWithGitServer(gitPort: number): Promise<Stack> {
   const cache = mkdtempSync(join(tmpdir(), 'lineage-cache-'));
   const stack = await startStack({
-    extraEnv: { 'analysis-pipeline': { LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${gitPort}`, LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true', REPO_CACHE_DIR: cache, WORKER_THREADS: '1' } },
+    extraEnv: {
+      'analysis-pipeline': {
+        LINEAGE_REPO_ALLOWED_HOSTS: `http://127.0.0.1:${gitPort}`,
+        LINEAGE_REPO_ALLOW_PRIVATE_ADDRESSES: 'true',
+        REPO_CACHE_DIR: cache,
+        WORKER_THREADS: '1',
+      },
+    },
   });
   const stop = stack.stop;
-  return { ...stack, stop: async () => { await stop(); rmSync(cache, { recursive: true, force: true }); } };
+  return {
+    ...stack,
+    stop: async () => {
+      await stop();
+      rmSync(cache, { recursive: true, force: true });
+    },
+  };
 }

@@ -48,15 +48,21 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
   try {
     const o = { ...stage, side: 'origin' as const, reader: readers.origin };
     const t = { ...stage, side: 'target' as const, reader: readers.target };
-    const [oInv, tInv] = await Promise.all([inStage('inventory', 'origin', () => inventory(input.origin, o)), inStage('inventory', 'target', () => inventory(input.target, t))]);
+    const [oInv, tInv] = await Promise.all([
+      inStage('inventory', 'origin', () => inventory(input.origin, o)),
+      inStage('inventory', 'target', () => inventory(input.target, t)),
+    ]);
     between();
     // Each worker pays for loading and warming up the WASM grammars; below this much code one thread is faster.
     // (Measured: on 2 cores a second thread does not pay for its start-up below ~1 MB either.)
     let codeBytes = 0;
     for (const inv of [oInv, tInv]) for (const f of inv.files) if (f.class === 'source' || f.class === 'test') codeBytes += f.size;
-    const pool = input.pool ?? new FingerprintPool(codeBytes < MIN_BYTES_FOR_WORKERS && !input.forceWorkers ? 1 : workers, DEFAULT_K, DEFAULT_WINDOW);
+    const pool =
+      input.pool ?? new FingerprintPool(codeBytes < MIN_BYTES_FOR_WORKERS && !input.forceWorkers ? 1 : workers, DEFAULT_K, DEFAULT_WINDOW);
     // git log runs in its own process while this one fingerprints (the stages are independent).
-    const pairHistory = inStage('history', null, () => histories(input.origin, input.target, { origin: oInv, target: tInv }, { ...stage, readers }));
+    const pairHistory = inStage('history', null, () =>
+      histories(input.origin, input.target, { origin: oInv, target: tInv }, { ...stage, readers }),
+    );
     pairHistory.catch(() => undefined); // awaited below; a fingerprint failure must not leave it unhandled
     let comparison;
     try {
@@ -73,11 +79,13 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
       // fast, and the others' heaps and WebAssembly memory are freed before compare allocates its own.
       if (!input.pool) await pool.shrink(1);
       // The pool stays up for compare: dating fingerprints old versions there, off this thread.
-      comparison = await inStage('compare', null, () => compare(
-        { repo: input.origin, inventory: oInv, fingerprints: oFp, history: oHist },
-        { repo: input.target, inventory: tInv, fingerprints: tFp, history: tHist },
-        { ...stage, readers, topology, pool, closePoolAfterDating: !input.pool },
-      ));
+      comparison = await inStage('compare', null, () =>
+        compare(
+          { repo: input.origin, inventory: oInv, fingerprints: oFp, history: oHist },
+          { repo: input.target, inventory: tInv, fingerprints: tFp, history: tHist },
+          { ...stage, readers, topology, pool, closePoolAfterDating: !input.pool },
+        ),
+      );
     } finally {
       if (!input.pool) await pool.close();
     }
@@ -95,18 +103,25 @@ function repositoryDir(repo: RepoRef, side: ErrorSide): string {
   try {
     return resolveGitDir(repo.dir);
   } catch (e) {
-    const err = e instanceof EngineError && e.code === 'REPOSITORY_UNREADABLE' && !existsSync(repo.dir)
-      ? new EngineError('REPOSITORY_NOT_FOUND', `the ${side} path does not exist`)
-      : e instanceof EngineError && e.message === 'not a git repository'
-        ? new EngineError('REPOSITORY_NOT_FOUND', `the ${side} path is not a git repository`)
-        : e;
+    const err =
+      e instanceof EngineError && e.code === 'REPOSITORY_UNREADABLE' && !existsSync(repo.dir)
+        ? new EngineError('REPOSITORY_NOT_FOUND', `the ${side} path does not exist`)
+        : e instanceof EngineError && e.message === 'not a git repository'
+          ? new EngineError('REPOSITORY_NOT_FOUND', `the ${side} path is not a git repository`)
+          : e;
     if (err instanceof EngineError) err.side = side;
     throw err;
   }
 }
 
 function finish(
-  input: AnalyzeInput, limits: Limits, oInv: Inventory, tInv: Inventory, oHist: History, tHist: History, comparison: Comparison,
+  input: AnalyzeInput,
+  limits: Limits,
+  oInv: Inventory,
+  tInv: Inventory,
+  oHist: History,
+  tHist: History,
+  comparison: Comparison,
 ): AnalysisResult {
   const decision = decide(comparison);
   input.onProgress?.({ stage: 'decide', done: 1, total: 1, unit: 'items' });

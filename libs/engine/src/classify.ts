@@ -3,30 +3,119 @@ import type { FileClass } from './types';
 // Extension → language id. Languages with a tree-sitter grammar are tokenised
 // by it; the rest go through the generic lexer.
 const EXT_LANG: Record<string, string> = {
-  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascript',
-  ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'tsx',
-  py: 'python', pyi: 'python',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  jsx: 'javascript',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  tsx: 'tsx',
+  py: 'python',
+  pyi: 'python',
   go: 'go',
   java: 'java',
-  c: 'c', h: 'c',
-  cc: 'cpp', cpp: 'cpp', cxx: 'cpp', hpp: 'cpp', hh: 'cpp', hxx: 'cpp',
+  c: 'c',
+  h: 'c',
+  cc: 'cpp',
+  cpp: 'cpp',
+  cxx: 'cpp',
+  hpp: 'cpp',
+  hh: 'cpp',
+  hxx: 'cpp',
   rs: 'rust',
   sol: 'solidity',
-  rb: 'ruby', php: 'php', cs: 'c_sharp', kt: 'kotlin', swift: 'swift', scala: 'scala',
-  lua: 'lua', sh: 'bash', bash: 'bash', zig: 'zig', dart: 'dart',
-  m: 'objc', ex: 'elixir', exs: 'elixir', ml: 'ocaml', vue: 'vue', css: 'css', scss: 'css',
-  html: 'html', htm: 'html',
+  rb: 'ruby',
+  php: 'php',
+  cs: 'c_sharp',
+  kt: 'kotlin',
+  swift: 'swift',
+  scala: 'scala',
+  lua: 'lua',
+  sh: 'bash',
+  bash: 'bash',
+  zig: 'zig',
+  dart: 'dart',
+  m: 'objc',
+  ex: 'elixir',
+  exs: 'elixir',
+  ml: 'ocaml',
+  vue: 'vue',
+  css: 'css',
+  scss: 'css',
+  html: 'html',
+  htm: 'html',
 };
 
 const DOC_EXT = new Set(['md', 'markdown', 'rst', 'txt', 'adoc', 'asciidoc', 'org', 'tex']);
-const CONFIG_EXT = new Set(['json', 'yaml', 'yml', 'toml', 'ini', 'cfg', 'conf', 'xml', 'properties', 'lock', 'mod', 'sum', 'editorconfig', 'gitignore', 'gitattributes', 'npmignore', 'env']);
-const BINARY_EXT = new Set(['png', 'jpg', 'jpeg', 'gif', 'ico', 'pdf', 'zip', 'gz', 'tgz', 'bz2', 'xz', '7z', 'jar', 'class', 'so', 'dll', 'exe', 'o', 'a', 'wasm', 'woff', 'woff2', 'ttf', 'otf', 'eot', 'mp3', 'mp4', 'webm', 'webp', 'bmp', 'tiff', 'psd', 'bin', 'dat', 'node', 'pyc']);
-const DOC_NAMES = /^(readme|license|licence|copying|notice|authors|contributors|changelog|changes|history|news|code_of_conduct|contributing|security)(\.|$)/i;
-const CONFIG_NAMES = /^(makefile|dockerfile|\.?[a-z0-9_-]*rc|package\.json|package-lock\.json|yarn\.lock|pnpm-lock\.yaml|cargo\.toml|cargo\.lock|go\.mod|go\.sum|requirements[^/]*\.txt|setup\.py|setup\.cfg|pyproject\.toml|pom\.xml|build\.gradle|foundry\.toml|hardhat\.config\.[jt]s|tsconfig[^/]*\.json|jest\.config\.[jt]s|webpack\.config\.[jt]s|rollup\.config\.[jt]s|\.eslintrc[^/]*|\.prettierrc[^/]*|\.travis\.yml)$/i;
-const VENDOR_DIRS = /(^|\/)(vendor|vendors|third_party|third-party|thirdparty|external|extern|deps|node_modules|bower_components|lib\/forge-std|lib\/openzeppelin-contracts|jspm_packages|Godeps)\//i;
-const GENERATED_PATHS = /(^|\/)(dist|build|out|coverage|target|\.next|__generated__|generated|gen)\/|(\.pb\.go|_pb2\.py|\.pb\.(cc|h)|_generated\.\w+|\.generated\.\w+|\.g\.dart|\.d\.ts|\.map)$|(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|go\.sum|poetry\.lock)$/i;
+const CONFIG_EXT = new Set([
+  'json',
+  'yaml',
+  'yml',
+  'toml',
+  'ini',
+  'cfg',
+  'conf',
+  'xml',
+  'properties',
+  'lock',
+  'mod',
+  'sum',
+  'editorconfig',
+  'gitignore',
+  'gitattributes',
+  'npmignore',
+  'env',
+]);
+const BINARY_EXT = new Set([
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'ico',
+  'pdf',
+  'zip',
+  'gz',
+  'tgz',
+  'bz2',
+  'xz',
+  '7z',
+  'jar',
+  'class',
+  'so',
+  'dll',
+  'exe',
+  'o',
+  'a',
+  'wasm',
+  'woff',
+  'woff2',
+  'ttf',
+  'otf',
+  'eot',
+  'mp3',
+  'mp4',
+  'webm',
+  'webp',
+  'bmp',
+  'tiff',
+  'psd',
+  'bin',
+  'dat',
+  'node',
+  'pyc',
+]);
+const DOC_NAMES =
+  /^(readme|license|licence|copying|notice|authors|contributors|changelog|changes|history|news|code_of_conduct|contributing|security)(\.|$)/i;
+const CONFIG_NAMES =
+  /^(makefile|dockerfile|\.?[a-z0-9_-]*rc|package\.json|package-lock\.json|yarn\.lock|pnpm-lock\.yaml|cargo\.toml|cargo\.lock|go\.mod|go\.sum|requirements[^/]*\.txt|setup\.py|setup\.cfg|pyproject\.toml|pom\.xml|build\.gradle|foundry\.toml|hardhat\.config\.[jt]s|tsconfig[^/]*\.json|jest\.config\.[jt]s|webpack\.config\.[jt]s|rollup\.config\.[jt]s|\.eslintrc[^/]*|\.prettierrc[^/]*|\.travis\.yml)$/i;
+const VENDOR_DIRS =
+  /(^|\/)(vendor|vendors|third_party|third-party|thirdparty|external|extern|deps|node_modules|bower_components|lib\/forge-std|lib\/openzeppelin-contracts|jspm_packages|Godeps)\//i;
+const GENERATED_PATHS =
+  /(^|\/)(dist|build|out|coverage|target|\.next|__generated__|generated|gen)\/|(\.pb\.go|_pb2\.py|\.pb\.(cc|h)|_generated\.\w+|\.generated\.\w+|\.g\.dart|\.d\.ts|\.map)$|(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|go\.sum|poetry\.lock)$/i;
 const MINIFIED_NAME = /[.-]min\.(js|css)$|\.bundle\.js$/i;
-const TEST_PATH = /(^|\/)(test|tests|__tests__|spec|specs|testing|testdata|fixtures?)\/|(_test\.(go|py|rs|c|cc|cpp)|\.test\.[jt]sx?|\.spec\.[jt]sx?|_spec\.rb|\.t\.sol)$|(^|\/)test_[^/]+\.py$|(^|\/)[^/]*Test\.java$/i;
+const TEST_PATH =
+  /(^|\/)(test|tests|__tests__|spec|specs|testing|testdata|fixtures?)\/|(_test\.(go|py|rs|c|cc|cpp)|\.test\.[jt]sx?|\.spec\.[jt]sx?|_spec\.rb|\.t\.sol)$|(^|\/)test_[^/]+\.py$|(^|\/)[^/]*Test\.java$/i;
 const GENERATED_MARK = /@generated|do not edit|auto-?generated|autogenerated|generated by|code generated .* DO NOT EDIT/i;
 
 export function extOf(path: string): string {
@@ -47,7 +136,7 @@ export function classifyPath(path: string): FileClass | null {
   if (BINARY_EXT.has(ext)) return 'binary';
   if (MINIFIED_NAME.test(base)) return 'minified';
   if (GENERATED_PATHS.test(path)) return 'generated';
-  if (DOC_NAMES.test(base) || DOC_EXT.has(ext) || /(^|\/)docs?\//i.test(path) && !EXT_LANG[ext]) return 'docs';
+  if (DOC_NAMES.test(base) || DOC_EXT.has(ext) || (/(^|\/)docs?\//i.test(path) && !EXT_LANG[ext])) return 'docs';
   if (CONFIG_NAMES.test(base) || CONFIG_EXT.has(ext)) return 'config';
   return null;
 }

@@ -64,8 +64,18 @@ function parse(argv: string[]): Args | null {
   if (command !== 'analyze' && command !== 'verify') return null;
   const pos: string[] = [];
   const a: Args = {
-    command, source: '', origin: '', target: '', originRef: 'HEAD', targetRef: 'HEAD', originUrl: undefined, targetUrl: undefined,
-    json: false, manifest: null, workers: undefined, cache: join(process.cwd(), '.cache', 'repos'),
+    command,
+    source: '',
+    origin: '',
+    target: '',
+    originRef: 'HEAD',
+    targetRef: 'HEAD',
+    originUrl: undefined,
+    targetUrl: undefined,
+    json: false,
+    manifest: null,
+    workers: undefined,
+    cache: join(process.cwd(), '.cache', 'repos'),
   };
   const analyzeOnly = new Set(['--origin-ref', '--target-ref', '--origin-url', '--target-url', '--manifest', '--cache']);
   for (let i = 1; i < argv.length; i++) {
@@ -105,7 +115,8 @@ function publicUrl(option: string, v: string): string {
   } catch {
     throw new Error(`${option} must be a URL (https://host/owner/name)`);
   }
-  if (!/^https?:$/.test(u.protocol) || u.username || u.password || u.search || u.hash) throw new Error(`${option} must be an http(s) URL without credentials, query or fragment`);
+  if (!/^https?:$/.test(u.protocol) || u.username || u.password || u.search || u.hash)
+    throw new Error(`${option} must be an http(s) URL without credentials, query or fragment`);
   return v;
 }
 
@@ -176,24 +187,49 @@ async function runAnalyze(args: Args, bar: Bar): Promise<number> {
   const r = await analyze({ origin, target, workers: args.workers, onProgress: bar?.onProgress });
   bar?.end();
   if (args.manifest) writeFileSync(args.manifest, r.bytes);
-  if (args.json) process.stdout.write(JSON.stringify({ verdict: r.manifest.verdict, confidence: r.manifest.confidence, direction: r.manifest.direction, manifestHash: r.hash, manifest: r.manifest }) + '\n');
+  if (args.json)
+    process.stdout.write(
+      JSON.stringify({
+        verdict: r.manifest.verdict,
+        confidence: r.manifest.confidence,
+        direction: r.manifest.direction,
+        manifestHash: r.hash,
+        manifest: r.manifest,
+      }) + '\n',
+    );
   else process.stdout.write(humanReport({ manifest: r.manifest, hash: r.hash, names: { origin: args.origin, target: args.target } }));
   return EXIT.OK;
 }
 
 async function runVerify(args: Args, bar: Bar): Promise<number> {
   const bytes = await loadManifest(args.source);
-  const r = await verify({ manifest: bytes, origin: localDir(args.origin, 'origin'), target: localDir(args.target, 'target'), workers: args.workers, onProgress: bar?.onProgress });
+  const r = await verify({
+    manifest: bytes,
+    origin: localDir(args.origin, 'origin'),
+    target: localDir(args.target, 'target'),
+    workers: args.workers,
+    onProgress: bar?.onProgress,
+  });
   bar?.end();
   if (args.json) {
     process.stdout.write(JSON.stringify(r) + '\n');
   } else if (r.identical) {
-    process.stdout.write(`identical: the recomputed manifest hashes to ${r.actualHash}${r.recanonicalised ? ' (the file given was not in canonical form; its canonical bytes were compared)' : ''}\n`);
+    process.stdout.write(
+      `identical: the recomputed manifest hashes to ${r.actualHash}${r.recanonicalised ? ' (the file given was not in canonical form; its canonical bytes were compared)' : ''}\n`,
+    );
   } else {
     const lines = [
       `differs: the manifest given hashes to ${r.expectedHash}, the recomputed one to ${r.actualHash}`,
-      ...(r.engine.manifest !== r.engine.local ? [`  the manifest was made by ${terminalSafe(r.engine.manifest)}, this is ${r.engine.local}: recompute with that engine version`] : []),
-      ...(r.difference ? [`  first difference at ${terminalSafe(r.difference.path)}`, `    given:      ${terminalSafe(r.difference.expected)}`, `    recomputed: ${terminalSafe(r.difference.actual)}`] : []),
+      ...(r.engine.manifest !== r.engine.local
+        ? [`  the manifest was made by ${terminalSafe(r.engine.manifest)}, this is ${r.engine.local}: recompute with that engine version`]
+        : []),
+      ...(r.difference
+        ? [
+            `  first difference at ${terminalSafe(r.difference.path)}`,
+            `    given:      ${terminalSafe(r.difference.expected)}`,
+            `    recomputed: ${terminalSafe(r.difference.actual)}`,
+          ]
+        : []),
     ];
     process.stdout.write(lines.join('\n') + '\n');
   }
@@ -203,10 +239,18 @@ async function runVerify(args: Args, bar: Bar): Promise<number> {
 function failure(e: unknown, json: boolean): number {
   if (e instanceof EngineError) {
     if (json) process.stdout.write(JSON.stringify({ error: e.toJSON() }) + '\n');
-    const where = [e.limit ? `limit ${e.limit}` : '', e.stage ? `stage ${e.stage}` : '', e.side ? `${e.side}` : ''].filter(Boolean).join(', ');
+    const where = [e.limit ? `limit ${e.limit}` : '', e.stage ? `stage ${e.stage}` : '', e.side ? `${e.side}` : '']
+      .filter(Boolean)
+      .join(', ');
     process.stderr.write(`error: ${e.code}${where ? ` (${where})` : ''}: ${e.message}\n`);
     if (e.code === 'REPOSITORY_TOO_LARGE') return EXIT.TOO_LARGE;
-    if (e.code === 'COMMIT_NOT_FOUND' || e.code === 'REPOSITORY_NOT_FOUND' || e.code === 'REPOSITORY_UNREADABLE' || e.code === 'REPOSITORY_UNREACHABLE') return EXIT.NOT_FOUND;
+    if (
+      e.code === 'COMMIT_NOT_FOUND' ||
+      e.code === 'REPOSITORY_NOT_FOUND' ||
+      e.code === 'REPOSITORY_UNREADABLE' ||
+      e.code === 'REPOSITORY_UNREACHABLE'
+    )
+      return EXIT.NOT_FOUND;
     if (e.code === 'REPOSITORY_NOT_ALLOWED' || e.code === 'INVALID_INPUT') return EXIT.NOT_ALLOWED;
     return EXIT.FAILED;
   }

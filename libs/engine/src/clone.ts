@@ -14,7 +14,8 @@ export async function cloneToCache(url: string, cacheDir: string, timeoutMs = 60
   try {
     remote = await checkRemote(url, CLI_POLICY, 'url');
   } catch (err) {
-    if (err instanceof RemoteRefusal) throw new EngineError(err.code === 'REPOSITORY_UNREACHABLE' ? 'REPOSITORY_UNREACHABLE' : 'REPOSITORY_NOT_ALLOWED', err.message);
+    if (err instanceof RemoteRefusal)
+      throw new EngineError(err.code === 'REPOSITORY_UNREACHABLE' ? 'REPOSITORY_UNREACHABLE' : 'REPOSITORY_NOT_ALLOWED', err.message);
     throw err;
   }
   const key = createHash('sha256').update(remote.url).digest('hex').slice(0, 24);
@@ -23,7 +24,19 @@ export async function cloneToCache(url: string, cacheDir: string, timeoutMs = 60
   // Connect only to the address just checked: no second DNS answer (rebinding) can redirect git.
   const config = pinnedGitConfig(remote);
   if (existsSync(dir)) {
-    await runGit(['fetch', '--quiet', '--no-tags', '--no-recurse-submodules', '--prune', 'origin', '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], { gitDir: dir, config, timeoutMs });
+    await runGit(
+      [
+        'fetch',
+        '--quiet',
+        '--no-tags',
+        '--no-recurse-submodules',
+        '--prune',
+        'origin',
+        '+refs/heads/*:refs/heads/*',
+        '+refs/tags/*:refs/tags/*',
+      ],
+      { gitDir: dir, config, timeoutMs },
+    );
   } else {
     await runGit(['clone', '--bare', '--quiet', '--no-recurse-submodules', '--', remote.fetchUrl, dir], { config, timeoutMs });
   }

@@ -38,7 +38,8 @@ export function decide(c: Comparison): Decision {
   if (m.originFirstWeight > 0 && m.originFirstWeight >= 2 * m.targetFirstWeight) chronoDir = 'ORIGIN_TO_TARGET';
   else if (m.targetFirstWeight > 0 && m.targetFirstWeight >= 2 * m.originFirstWeight) chronoDir = 'TARGET_TO_ORIGIN';
   const vetoed = (d: Direction): boolean =>
-    (d === 'ORIGIN_TO_TARGET' && m.targetFirstWeight > m.originFirstWeight) || (d === 'TARGET_TO_ORIGIN' && m.originFirstWeight > m.targetFirstWeight);
+    (d === 'ORIGIN_TO_TARGET' && m.targetFirstWeight > m.originFirstWeight) ||
+    (d === 'TARGET_TO_ORIGIN' && m.originFirstWeight > m.targetFirstWeight);
 
   const alternatives: Alternative[] = [];
   const add = (verdict: Verdict, s: number, reason: string): void => {
@@ -51,7 +52,9 @@ export function decide(c: Comparison): Decision {
   add(
     'DECLARED_FORK',
     m.declaredUpstream && (shared || supports('CODE')) ? 0.7 + 0.1 * Math.min(3, corr) : m.declaredUpstream ? 0.3 : 0,
-    m.declaredUpstream ? `the ${m.declaredBy} declares the other as upstream${shared ? `; ${m.sharedCommits} shared commits` : ''}` : 'no repository declares the other as upstream',
+    m.declaredUpstream
+      ? `the ${m.declaredBy} declares the other as upstream${shared ? `; ${m.sharedCommits} shared commits` : ''}`
+      : 'no repository declares the other as upstream',
   );
   // SHARED_UPSTREAM: shared commits without a declaration, corroborated by another layer.
   add(
@@ -73,34 +76,60 @@ export function decide(c: Comparison): Decision {
     `code overlap ${dec(code)} with ${corr} corroborating layer(s)${shared ? '; shared commits explain the overlap instead' : ''}`,
   );
   // INDEPENDENT: enough material and no relation-level support.
-  const indep = enoughMaterial && !shared && !m.declaredUpstream ? (supports('CODE') ? (corr === 0 ? 0.4 : 0.1) : 0.75 + (code < 0.01 ? 0.15 : 0)) : 0;
-  add('INDEPENDENT', indep, supports('CODE') ? `code overlap ${dec(code)} ${corr === 0 ? 'without corroboration from any other layer' : 'is corroborated'}` : `rare code overlap ${dec(code)} is below ${dec(SUPPORT_THRESHOLDS.CODE)}`);
+  const indep =
+    enoughMaterial && !shared && !m.declaredUpstream ? (supports('CODE') ? (corr === 0 ? 0.4 : 0.1) : 0.75 + (code < 0.01 ? 0.15 : 0)) : 0;
+  add(
+    'INDEPENDENT',
+    indep,
+    supports('CODE')
+      ? `code overlap ${dec(code)} ${corr === 0 ? 'without corroboration from any other layer' : 'is corroborated'}`
+      : `rare code overlap ${dec(code)} is below ${dec(SUPPORT_THRESHOLDS.CODE)}`,
+  );
   // INSUFFICIENT_EVIDENCE: too little material, or one layer alone.
   const single = supporting.length === 1 && !m.declaredUpstream;
   add(
     'INSUFFICIENT_EVIDENCE',
     !enoughMaterial && !shared ? 0.9 : single && supports('CODE') ? 0.45 : single ? 0.5 : 0.05,
-    !enoughMaterial ? `at most ${material} code tokens on one side (minimum ${MIN_CODE_TOKENS})` : single ? `only the ${supporting[0]} layer supports a relation` : 'enough material was analysed',
+    !enoughMaterial
+      ? `at most ${material} code tokens on one side (minimum ${MIN_CODE_TOKENS})`
+      : single
+        ? `only the ${supporting[0]} layer supports a relation`
+        : 'enough material was analysed',
   );
 
-  const order: Verdict[] = ['INSUFFICIENT_EVIDENCE', 'DECLARED_FORK', 'SHARED_UPSTREAM', 'HEAVILY_DERIVED', 'LIKELY_DERIVED', 'INDEPENDENT'];
+  const order: Verdict[] = [
+    'INSUFFICIENT_EVIDENCE',
+    'DECLARED_FORK',
+    'SHARED_UPSTREAM',
+    'HEAVILY_DERIVED',
+    'LIKELY_DERIVED',
+    'INDEPENDENT',
+  ];
   const ranked = [...alternatives].sort((a, b) => Number(b.score) - Number(a.score) || order.indexOf(a.verdict) - order.indexOf(b.verdict));
   const best = ranked[0]!;
   const runnerUp = ranked[1]!;
   let verdict = best.verdict;
   // A single supporting layer never carries a relation verdict.
-  if ((verdict === 'SHARED_UPSTREAM' || verdict === 'LIKELY_DERIVED' || verdict === 'HEAVILY_DERIVED') && supporting.length < 2) verdict = 'INSUFFICIENT_EVIDENCE';
+  if ((verdict === 'SHARED_UPSTREAM' || verdict === 'LIKELY_DERIVED' || verdict === 'HEAVILY_DERIVED') && supporting.length < 2)
+    verdict = 'INSUFFICIENT_EVIDENCE';
 
   let direction: Direction = 'NONE';
   if (verdict === 'LIKELY_DERIVED' || verdict === 'HEAVILY_DERIVED') direction = chronoDir;
   else if (verdict === 'DECLARED_FORK') direction = m.declaredBy === 'target' ? 'ORIGIN_TO_TARGET' : 'TARGET_TO_ORIGIN';
-  else if (verdict === 'SHARED_UPSTREAM') direction = m.originHeadIsShared && !m.targetHeadIsShared ? 'ORIGIN_TO_TARGET' : m.targetHeadIsShared && !m.originHeadIsShared ? 'TARGET_TO_ORIGIN' : 'NONE';
+  else if (verdict === 'SHARED_UPSTREAM')
+    direction =
+      m.originHeadIsShared && !m.targetHeadIsShared
+        ? 'ORIGIN_TO_TARGET'
+        : m.targetHeadIsShared && !m.originHeadIsShared
+          ? 'TARGET_TO_ORIGIN'
+          : 'NONE';
   if (direction !== 'NONE' && vetoed(direction)) direction = 'NONE';
 
   const margin = Number(best.score) - Number(runnerUp.score);
   let confidence: Confidence = 'LOW';
   if (verdict === 'INSUFFICIENT_EVIDENCE') confidence = enoughMaterial ? 'LOW' : 'HIGH';
-  else if (verdict === 'INDEPENDENT') confidence = code < 0.01 && material >= 5000 ? 'HIGH' : code < SUPPORT_THRESHOLDS.CODE && material >= 1000 ? 'MEDIUM' : 'LOW';
+  else if (verdict === 'INDEPENDENT')
+    confidence = code < 0.01 && material >= 5000 ? 'HIGH' : code < SUPPORT_THRESHOLDS.CODE && material >= 1000 ? 'MEDIUM' : 'LOW';
   else confidence = supporting.length >= 4 && margin >= 0.2 ? 'HIGH' : supporting.length >= 3 || margin >= 0.3 ? 'MEDIUM' : 'LOW';
 
   const summary = `${verdict} (${confidence}), direction ${direction}: code containment target ${m.targetContainment} / origin ${m.originContainment}, ${m.sharedCommits} shared commits, supporting layers ${supporting.join(', ') || 'none'}`;
@@ -139,20 +168,56 @@ function decideShared(c: Comparison, l: LineageResult): Decision {
     confidence = l.certain ? 'HIGH' : n >= 3 && against.size === 0 ? 'HIGH' : n >= 2 ? 'MEDIUM' : 'LOW';
   }
   const top = confidence === 'HIGH' ? 0.95 : confidence === 'MEDIUM' ? 0.85 : 0.75;
-  const signalsFor = (side: string): string => l.signals.filter((s) => s.original === side && weight(s) > 0).map((s) => s.kind).join(', ') || 'none';
+  const signalsFor = (side: string): string =>
+    l.signals
+      .filter((s) => s.original === side && weight(s) > 0)
+      .map((s) => s.kind)
+      .join(', ') || 'none';
   const shared = `${m.sharedCommits} commits appear in both histories`;
   const fits: [Verdict, number, string][] = [
-    ['DECLARED_FORK', declaredByDerived ? 0.9 : m.declaredUpstream ? 0.5 : 0, m.declaredUpstream ? `the ${m.declaredBy} declares descent from the other${declaredByDerived ? '' : ', but the signals make it the original'}` : 'neither repository declares descent from the other'],
-    ['SHARED_UPSTREAM', l.original === 'none' ? 0.8 : 0.45, l.original === 'none' ? `${shared}, and the signals do not tell which side is the original (origin: ${signalsFor('origin')}; target: ${signalsFor('target')})${l.thirdLine ? '; neither side continues the authors of the shared history' : ''}` : `${shared}; the signals make the ${l.original} the original (${[...agree].join(', ')})`],
-    ['HEAVILY_DERIVED', l.original === 'none' ? 0.1 : held >= HEAVY_CONTAINMENT ? 0.85 : 0.3, `the derived side holds ${dec(held)} of the original's rare code material (heavy from ${dec(HEAVY_CONTAINMENT)})`],
-    ['LIKELY_DERIVED', l.original === 'none' ? 0.1 : held < HEAVY_CONTAINMENT ? 0.85 : 0.6, `${shared}: derived${l.original === 'none' ? ', but no side is shown to be the original' : ` from the ${l.original}`}, whatever share of the code still matches`],
+    [
+      'DECLARED_FORK',
+      declaredByDerived ? 0.9 : m.declaredUpstream ? 0.5 : 0,
+      m.declaredUpstream
+        ? `the ${m.declaredBy} declares descent from the other${declaredByDerived ? '' : ', but the signals make it the original'}`
+        : 'neither repository declares descent from the other',
+    ],
+    [
+      'SHARED_UPSTREAM',
+      l.original === 'none' ? 0.8 : 0.45,
+      l.original === 'none'
+        ? `${shared}, and the signals do not tell which side is the original (origin: ${signalsFor('origin')}; target: ${signalsFor('target')})${l.thirdLine ? '; neither side continues the authors of the shared history' : ''}`
+        : `${shared}; the signals make the ${l.original} the original (${[...agree].join(', ')})`,
+    ],
+    [
+      'HEAVILY_DERIVED',
+      l.original === 'none' ? 0.1 : held >= HEAVY_CONTAINMENT ? 0.85 : 0.3,
+      `the derived side holds ${dec(held)} of the original's rare code material (heavy from ${dec(HEAVY_CONTAINMENT)})`,
+    ],
+    [
+      'LIKELY_DERIVED',
+      l.original === 'none' ? 0.1 : held < HEAVY_CONTAINMENT ? 0.85 : 0.6,
+      `${shared}: derived${l.original === 'none' ? ', but no side is shown to be the original' : ` from the ${l.original}`}, whatever share of the code still matches`,
+    ],
     ['INDEPENDENT', 0, `${shared}: common ancestry is proven`],
     ['INSUFFICIENT_EVIDENCE', 0.05, `${shared}: shared history is enough to decide`],
   ];
-  const alternatives: Alternative[] = fits.map(([v, s, reason]) => ({ verdict: v, score: dec(v === verdict ? top : Math.min(s, top - 0.1)), reason }));
-  const order: Verdict[] = ['DECLARED_FORK', 'HEAVILY_DERIVED', 'LIKELY_DERIVED', 'SHARED_UPSTREAM', 'INSUFFICIENT_EVIDENCE', 'INDEPENDENT'];
+  const alternatives: Alternative[] = fits.map(([v, s, reason]) => ({
+    verdict: v,
+    score: dec(v === verdict ? top : Math.min(s, top - 0.1)),
+    reason,
+  }));
+  const order: Verdict[] = [
+    'DECLARED_FORK',
+    'HEAVILY_DERIVED',
+    'LIKELY_DERIVED',
+    'SHARED_UPSTREAM',
+    'INSUFFICIENT_EVIDENCE',
+    'INDEPENDENT',
+  ];
   alternatives.sort((a, b) => Number(b.score) - Number(a.score) || order.indexOf(a.verdict) - order.indexOf(b.verdict));
-  const summary = `${verdict} (${confidence}), direction ${direction}: ${shared}` +
+  const summary =
+    `${verdict} (${confidence}), direction ${direction}: ${shared}` +
     `${l.forkPoints[0] ? `, fork point ${l.forkPoints[0].commit.slice(0, 12)}` : ''}; after it the origin made ${l.originOnlyCommits} commits and the target ${l.targetOnlyCommits}; ` +
     `${l.certain ? `the ${l.original}'s pinned commit is in the other's history` : `signals for the origin as original: ${signalsFor('origin')}; for the target: ${signalsFor('target')}`}; ` +
     `code containment target ${m.targetContainment} / origin ${m.originContainment}`;

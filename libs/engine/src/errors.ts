@@ -28,8 +28,11 @@ export class EngineError extends Error {
   }
   toJSON(): { code: EngineErrorCode; message: string; limit?: LimitName; stage?: string; side?: ErrorSide } {
     return {
-      code: this.code, message: this.message,
-      ...(this.limit ? { limit: this.limit } : {}), ...(this.stage ? { stage: this.stage } : {}), ...(this.side ? { side: this.side } : {}),
+      code: this.code,
+      message: this.message,
+      ...(this.limit ? { limit: this.limit } : {}),
+      ...(this.stage ? { stage: this.stage } : {}),
+      ...(this.side ? { side: this.side } : {}),
     };
   }
 }
@@ -45,7 +48,13 @@ export function isEngineError(e: unknown): e is EngineError {
  * message is not passed on (it may quote repository content); its class is.
  */
 export function stageError(stage: string, side: ErrorSide | null, e: unknown): EngineError {
-  const err = e instanceof EngineError ? e : new EngineError('STAGE_FAILED', `the ${stage} stage failed${side ? ` on the ${side}` : ''} (${e instanceof Error ? e.name : typeof e})`);
+  const err =
+    e instanceof EngineError
+      ? e
+      : new EngineError(
+          'STAGE_FAILED',
+          `the ${stage} stage failed${side ? ` on the ${side}` : ''} (${e instanceof Error ? e.name : typeof e})`,
+        );
   err.stage ??= stage;
   if (side) err.side ??= side;
   if (!(e instanceof EngineError)) (err as EngineError & { cause?: unknown }).cause = e;

@@ -27,7 +27,8 @@ export interface FingerprintOptions extends StageOptions {
 export type FingerprintMemo = Map<string, Promise<FileResult>>;
 
 const BATCH_BYTES = 512 * 1024;
-const MANIFEST_FILE = /(^|\/)(package\.json|requirements[^/]*\.txt|pyproject\.toml|setup\.py|setup\.cfg|go\.mod|Cargo\.toml|pom\.xml|build\.gradle|Gemfile|composer\.json|foundry\.toml|remappings\.txt)$|^readme(\.\w+)?$/i;
+const MANIFEST_FILE =
+  /(^|\/)(package\.json|requirements[^/]*\.txt|pyproject\.toml|setup\.py|setup\.cfg|go\.mod|Cargo\.toml|pom\.xml|build\.gradle|Gemfile|composer\.json|foundry\.toml|remappings\.txt)$|^readme(\.\w+)?$/i;
 const MAX_MANIFEST_BYTES = 256 * 1024;
 
 /**
@@ -55,7 +56,11 @@ export async function fingerprint(repo: RepoRef, inv: Inventory, opts: Fingerpri
     }
     // Batches are formed from the sorted file list only, so they do not depend on worker count
     // (a blob the other side already sent is left out of this side's batches: the result is the same).
-    interface Slot { path: string; result: Promise<FileResult>; own: boolean }
+    interface Slot {
+      path: string;
+      result: Promise<FileResult>;
+      own: boolean;
+    }
     const slots: Slot[] = [];
     let cur: { job: FileJob; resolve: (r: FileResult) => void; reject: (e: unknown) => void }[] = [];
     let curBytes = 0;
@@ -88,7 +93,10 @@ export async function fingerprint(repo: RepoRef, inv: Inventory, opts: Fingerpri
       curBytes = 0;
     };
     let i = 0;
-    for await (const b of reader.readListed(codeFiles.map((f) => ({ oid: f.blobId, size: f.size })), limits.maxFileBytes)) {
+    for await (const b of reader.readListed(
+      codeFiles.map((f) => ({ oid: f.blobId, size: f.size })),
+      limits.maxFileBytes,
+    )) {
       const f = codeFiles[i++]!;
       if (!b) continue;
       const isTest = f.class === 'test';
@@ -127,7 +135,8 @@ export async function fingerprint(repo: RepoRef, inv: Inventory, opts: Fingerpri
     for (const s of slots) {
       const r = await s.result;
       const fp = s.own || r.fp.path === s.path ? r.fp : { ...r.fp, path: s.path };
-      const relabel = (items: FileResult['language']): FileResult['language'] => (s.own || r.fp.path === s.path ? items : items.map((it) => ({ ...it, path: s.path })));
+      const relabel = (items: FileResult['language']): FileResult['language'] =>
+        s.own || r.fp.path === s.path ? items : items.map((it) => ({ ...it, path: s.path }));
       result.files.push(fp);
       result.totalTokens += fp.tokens;
       for (const it of relabel(r.language)) result.language.push(it);

@@ -38,7 +38,22 @@ export async function history(repo: RepoRef, inv: Inventory, opts: StageOptions 
   let truncated = false;
   // Parsed as it streams: memory holds the records kept, never the whole output.
   await streamGitLines(
-    ['-c', 'core.quotePath=false', 'log', '--date-order', `--max-count=${limits.maxCommits + 1}`, '--format=tformat:%x01%H %ct %P', '--raw', '--no-abbrev', '--no-renames', '--no-color', '--no-ext-diff', '--no-textconv', '--end-of-options', commit],
+    [
+      '-c',
+      'core.quotePath=false',
+      'log',
+      '--date-order',
+      `--max-count=${limits.maxCommits + 1}`,
+      '--format=tformat:%x01%H %ct %P',
+      '--raw',
+      '--no-abbrev',
+      '--no-renames',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--end-of-options',
+      commit,
+    ],
     { gitDir, signal: opts.signal, timeoutMs: deadline.remainingMs() },
     (line) => {
       if (line.startsWith('\x01')) {
@@ -49,7 +64,14 @@ export async function history(repo: RepoRef, inv: Inventory, opts: StageOptions 
         }
         cur = { id, time: Number(time), parents: parents.filter(Boolean) };
         commits.push(cur);
-        if (commits.length % 1000 === 0) opts.onProgress?.({ stage: 'history', done: commits.length, total: Math.max(total, commits.length), unit: 'commits', ...(opts.side ? { side: opts.side } : {}) });
+        if (commits.length % 1000 === 0)
+          opts.onProgress?.({
+            stage: 'history',
+            done: commits.length,
+            total: Math.max(total, commits.length),
+            unit: 'commits',
+            ...(opts.side ? { side: opts.side } : {}),
+          });
       } else if (cur && line.startsWith(':')) {
         const tab = line.indexOf('\t');
         if (tab < 0) return;
@@ -63,7 +85,8 @@ export async function history(repo: RepoRef, inv: Inventory, opts: StageOptions 
           // Only the oldest MAX_VERSIONS_PER_PATH are kept (the log runs newest first): drop the newer half now and then.
           if (v.length >= 2 * MAX_VERSIONS_PER_PATH) v.splice(0, MAX_VERSIONS_PER_PATH);
         }
-        if (IDENTITY_FILE.test(path) && meta[0] !== '120000' && meta[1] !== '120000') (identityVersions[path] ??= []).push({ commit: cur.id, time: cur.time, blobId: blob });
+        if (IDENTITY_FILE.test(path) && meta[0] !== '120000' && meta[1] !== '120000')
+          (identityVersions[path] ??= []).push({ commit: cur.id, time: cur.time, blobId: blob });
       }
     },
   ).catch((e: unknown) => {
@@ -76,22 +99,45 @@ export async function history(repo: RepoRef, inv: Inventory, opts: StageOptions 
     const v = versions[p]!.reverse(); // oldest first
     pathVersions[p] = v.length > MAX_VERSIONS_PER_PATH ? v.slice(0, MAX_VERSIONS_PER_PATH) : v;
   }
-  opts.onProgress?.({ stage: 'history', done: commits.length, total: commits.length, unit: 'commits', ...(opts.side ? { side: opts.side } : {}) });
+  opts.onProgress?.({
+    stage: 'history',
+    done: commits.length,
+    total: commits.length,
+    unit: 'commits',
+    ...(opts.side ? { side: opts.side } : {}),
+  });
   const names = await projectNames(gitDir, inv, identityVersions, opts);
   return { commit, headTime: commits[0]?.time ?? 0, commitsWalked: commits.length, truncated, commits, pathVersions, names };
 }
 
 /** Commits reachable from `commit`, at most `max` (`rev-list --count` walks ids only: cheap next to the log). */
-async function commitCount(gitDir: string, commit: string, max: number, signal: AbortSignal | undefined, deadline: Deadline): Promise<number> {
-  const out = await runGit(['rev-list', '--count', `--max-count=${max}`, '--end-of-options', commit], { gitDir, signal, timeoutMs: deadline.remainingMs(), maxOutputBytes: 64 });
+async function commitCount(
+  gitDir: string,
+  commit: string,
+  max: number,
+  signal: AbortSignal | undefined,
+  deadline: Deadline,
+): Promise<number> {
+  const out = await runGit(['rev-list', '--count', `--max-count=${max}`, '--end-of-options', commit], {
+    gitDir,
+    signal,
+    timeoutMs: deadline.remainingMs(),
+    maxOutputBytes: 64,
+  });
   return Number(out.toString('utf8').trim()) || 0;
 }
 
 /** Names at the pinned commit (its root identity files) and in sampled earlier versions of those files. */
-async function projectNames(gitDir: string, inv: Inventory, identityVersions: Record<string, PathVersion[]>, opts: StageOptions): Promise<History['names']> {
+async function projectNames(
+  gitDir: string,
+  inv: Inventory,
+  identityVersions: Record<string, PathVersion[]>,
+  opts: StageOptions,
+): Promise<History['names']> {
   const reader = opts.reader ?? new BlobReader(gitDir);
   try {
-    const read = async (blobId: string): Promise<string | null> => (await reader.readBlob(blobId, MAX_IDENTITY_BYTES))?.toString('utf8') ?? null;
+    const read = async (blobId: string): Promise<string | null> =>
+      (await reader.readBlob(blobId, MAX_IDENTITY_BYTES))?.toString('utf8') ?? null;
     const pinned: NameRef[] = [];
     const pinnedBlobs = new Set<string>();
     for (const f of inv.files) {
@@ -136,7 +182,9 @@ function sample<T>(list: readonly T[], n: number): T[] {
  * topology of the two (merge bases, ancestry, authors, fork-point names).
  */
 export async function histories(
-  origin: RepoRef, target: RepoRef, inv: { origin: Inventory; target: Inventory },
+  origin: RepoRef,
+  target: RepoRef,
+  inv: { origin: Inventory; target: Inventory },
   opts: StageOptions & { readers?: { origin: BlobReader; target: BlobReader } } = {},
 ): Promise<PairHistory> {
   const limits = resolveLimits(opts.limits);
@@ -147,6 +195,10 @@ export async function histories(
     history(target, inv.target, { ...base, side: 'target', reader: opts.readers?.target }),
   ]);
   deadline.check();
-  const topo = await topology({ origin: origin.dir, target: target.dir }, { origin: inv.origin.commit, target: inv.target.commit }, { limits, deadline, signal: opts.signal, reader: opts.readers?.origin });
+  const topo = await topology(
+    { origin: origin.dir, target: target.dir },
+    { origin: inv.origin.commit, target: inv.target.commit },
+    { limits, deadline, signal: opts.signal, reader: opts.readers?.origin },
+  );
   return { origin: o, target: t, topology: topo };
 }

@@ -17,6 +17,15 @@ export { winnow, DEFAULT_K, DEFAULT_WINDOW } from './winnow';
 export { FingerprintPool } from './workers/pool';
 export * as git from './git';
 export {
-  checkRemote, checkRemoteSyntax, isPrivateAddress, parseAllowedHosts, pinnedGitConfig, RemoteRefusal, DEFAULT_HOSTS, MAX_URL_LENGTH,
-  type AllowedHost, type RemotePolicy, type CheckedRemote,
+  checkRemote,
+  checkRemoteSyntax,
+  isPrivateAddress,
+  parseAllowedHosts,
+  pinnedGitConfig,
+  RemoteRefusal,
+  DEFAULT_HOSTS,
+  MAX_URL_LENGTH,
+  type AllowedHost,
+  type RemotePolicy,
+  type CheckedRemote,
 } from './remote/policy';

@@ -41,7 +41,14 @@ export async function inventory(repo: RepoRef, opts: StageOptions = {}): Promise
   }
 }
 
-async function inventoryWith(reader: BlobReader, gitDir: string, repo: RepoRef, limits: Limits, deadline: Deadline, opts: StageOptions): Promise<Inventory> {
+async function inventoryWith(
+  reader: BlobReader,
+  gitDir: string,
+  repo: RepoRef,
+  limits: Limits,
+  deadline: Deadline,
+  opts: StageOptions,
+): Promise<Inventory> {
   const commit = await reader.resolveCommit(repo.commit);
   deadline.check();
   const entries = await listTree(gitDir, commit, limits.maxFiles, deadline.remainingMs());
@@ -67,7 +74,8 @@ async function inventoryWith(reader: BlobReader, gitDir: string, repo: RepoRef, 
   candidates.sort(byPath);
   let total = 0;
   for (const c of candidates) total += c.size;
-  if (total > limits.maxTotalBytes) throw new EngineError('REPOSITORY_TOO_LARGE', 'tracked content exceeds the total byte limit', 'maxTotalBytes');
+  if (total > limits.maxTotalBytes)
+    throw new EngineError('REPOSITORY_TOO_LARGE', 'tracked content exceeds the total byte limit', 'maxTotalBytes');
 
   const files: InventoryFile[] = [];
   // Binary files are classified from the path alone; everything else is read once to classify by content.

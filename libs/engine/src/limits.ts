@@ -20,7 +20,10 @@ export function resolveLimits(partial?: Partial<Limits>): Limits {
 /** A deadline shared by the stages of one analysis; checked between units of work. */
 export class Deadline {
   private readonly end: number;
-  constructor(budgetMs: number, private readonly signal?: AbortSignal) {
+  constructor(
+    budgetMs: number,
+    private readonly signal?: AbortSignal,
+  ) {
     this.end = Date.now() + budgetMs;
   }
   remainingMs(): number {

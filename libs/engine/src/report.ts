@@ -23,7 +23,7 @@ const SIGNAL_WORDS: Record<LineageSignal['kind'], string> = {
   ANCESTRY: 'one pinned commit is in the other history',
   DECLARATION: 'a declaration of descent',
   SUCCESSOR: 'the original points at its successor',
-  IDENTITY: 'who kept the shared project\'s names',
+  IDENTITY: "who kept the shared project's names",
   MAINTAINERS: 'who continued the pre-fork authors',
   SYNC_MERGES: 'merges that pull from the common line',
   POST_FORK_CHRONOLOGY: 'who kept working on the shared line',
@@ -74,28 +74,41 @@ export function humanReport({ manifest: m, hash, names }: ReportInput): string {
   } else {
     const fp = lin.forkPoints[0];
     const shared = m.metrics.sharedCommits;
-    line(`  ${plural(shared, 'commit')} in both histories${lin.truncated ? ' (at least: the walk stopped at maxCommits)' : ''}: common ancestry is proven.`);
-    if (fp) line(`  Fork point: ${fp.commit.slice(0, 12)}, ${date(fp.time)}${lin.forkPoints.length > 1 ? ` (one of ${lin.forkPoints.length} merge bases)` : ''}.`);
+    line(
+      `  ${plural(shared, 'commit')} in both histories${lin.truncated ? ' (at least: the walk stopped at maxCommits)' : ''}: common ancestry is proven.`,
+    );
+    if (fp)
+      line(
+        `  Fork point: ${fp.commit.slice(0, 12)}, ${date(fp.time)}${lin.forkPoints.length > 1 ? ` (one of ${lin.forkPoints.length} merge bases)` : ''}.`,
+      );
     line(`  After it: the origin made ${plural(lin.originOnlyCommits, 'commit')}, the target ${plural(lin.targetOnlyCommits, 'commit')}.`);
-    const who = lin.original === 'none' ? 'The signals cannot tell which side is the original.' : `The ${lin.original} is the original${lin.certain ? ' (certain: ancestry)' : ''}.`;
-    line(`  ${who}${lin.thirdLine ? ' Neither side continues the shared history\'s authors: both may continue a third line.' : ''}`);
+    const who =
+      lin.original === 'none'
+        ? 'The signals cannot tell which side is the original.'
+        : `The ${lin.original} is the original${lin.certain ? ' (certain: ancestry)' : ''}.`;
+    line(`  ${who}${lin.thirdLine ? " Neither side continues the shared history's authors: both may continue a third line." : ''}`);
     const deciding = lin.signals.filter((s) => s.original !== 'none');
     const neutral = lin.signals.filter((s) => s.original === 'none');
     if (deciding.length) line('  What decided it:');
-    for (const s of deciding) line(`    - ${s.kind} (${SIGNAL_WORDS[s.kind]}), for the ${s.original} as original, weight ${s.weight}: ${terminalSafe(s.detail)}`);
+    for (const s of deciding)
+      line(`    - ${s.kind} (${SIGNAL_WORDS[s.kind]}), for the ${s.original} as original, weight ${s.weight}: ${terminalSafe(s.detail)}`);
     for (const s of neutral) line(`    - ${s.kind}, no side: ${terminalSafe(s.detail)}`);
   }
   line();
 
   line('Chronology (UTC)');
   for (const c of m.chronology) {
-    line(`  ${(c.time === null ? '-' : date(c.time)).padEnd(20)}  ${c.side.padEnd(6)}  ${c.kind.padEnd(25)} ${short(c.commit).padEnd(12)}  ${terminalSafe(c.detail)}`);
+    line(
+      `  ${(c.time === null ? '-' : date(c.time)).padEnd(20)}  ${c.side.padEnd(6)}  ${c.kind.padEnd(25)} ${short(c.commit).padEnd(12)}  ${terminalSafe(c.detail)}`,
+    );
   }
   line();
 
   line('Layers');
   for (const l of m.layers) line(`  ${l.layer.padEnd(11)} ${l.score}  (${plural(l.items, 'item')})`);
-  line(`  Code containment: ${m.metrics.targetContainment} of the target's code material is in the origin, ${m.metrics.originContainment} of the origin's in the target.`);
+  line(
+    `  Code containment: ${m.metrics.targetContainment} of the target's code material is in the origin, ${m.metrics.originContainment} of the origin's in the target.`,
+  );
   line();
 
   line('Strongest evidence (origin file:lines | target file:lines)');

@@ -1,23 +1,21 @@
 // Public result types. Every stage output is plain JSON data (arrays, strings,
 // integers) so the pipeline can persist it at a stage boundary and resume.
 
-export type Verdict =
-  | 'INDEPENDENT'
-  | 'SHARED_UPSTREAM'
-  | 'DECLARED_FORK'
-  | 'LIKELY_DERIVED'
-  | 'HEAVILY_DERIVED'
-  | 'INSUFFICIENT_EVIDENCE';
+export type Verdict = 'INDEPENDENT' | 'SHARED_UPSTREAM' | 'DECLARED_FORK' | 'LIKELY_DERIVED' | 'HEAVILY_DERIVED' | 'INSUFFICIENT_EVIDENCE';
 export type Confidence = 'LOW' | 'MEDIUM' | 'HIGH';
 export type Direction = 'ORIGIN_TO_TARGET' | 'TARGET_TO_ORIGIN' | 'NONE';
 export type Layer = 'CODE' | 'STRUCTURE' | 'HISTORY' | 'TEST' | 'LANGUAGE' | 'DEPENDENCY';
 export type Strength = 'WEAK' | 'MODERATE' | 'STRONG';
 export type Side = 'origin' | 'target';
-export type StageName =
-  | 'resolve' | 'fetch' | 'inventory' | 'fingerprint' | 'history' | 'compare' | 'decide' | 'manifest' | 'publish';
+export type StageName = 'resolve' | 'fetch' | 'inventory' | 'fingerprint' | 'history' | 'compare' | 'decide' | 'manifest' | 'publish';
 
 export const VERDICTS: readonly Verdict[] = [
-  'INDEPENDENT', 'SHARED_UPSTREAM', 'DECLARED_FORK', 'LIKELY_DERIVED', 'HEAVILY_DERIVED', 'INSUFFICIENT_EVIDENCE',
+  'INDEPENDENT',
+  'SHARED_UPSTREAM',
+  'DECLARED_FORK',
+  'LIKELY_DERIVED',
+  'HEAVILY_DERIVED',
+  'INSUFFICIENT_EVIDENCE',
 ];
 export const LAYERS: readonly Layer[] = ['CODE', 'STRUCTURE', 'HISTORY', 'TEST', 'LANGUAGE', 'DEPENDENCY'];
 

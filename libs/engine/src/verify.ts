@@ -82,9 +82,17 @@ export function parseManifest(bytes: Buffer): Manifest {
   const hex = /^[0-9a-f]{40}$/;
   const o = m as Partial<Manifest> | null;
   const side = (s: 'origin' | 'target') => o?.pair?.[s];
-  const ok = o && typeof o === 'object' && typeof o.engineVersion === 'string' && o.limits && typeof o.limits === 'object'
-    && (['origin', 'target'] as const).every((s) => hex.test(String(side(s)?.commit)) && (side(s)?.url === null || typeof side(s)?.url === 'string'));
-  if (!ok) throw new EngineError('INVALID_INPUT', 'the file is not a Lineage manifest (engineVersion, limits, pair.{origin,target}.{commit,url})');
+  const ok =
+    o &&
+    typeof o === 'object' &&
+    typeof o.engineVersion === 'string' &&
+    o.limits &&
+    typeof o.limits === 'object' &&
+    (['origin', 'target'] as const).every(
+      (s) => hex.test(String(side(s)?.commit)) && (side(s)?.url === null || typeof side(s)?.url === 'string'),
+    );
+  if (!ok)
+    throw new EngineError('INVALID_INPUT', 'the file is not a Lineage manifest (engineVersion, limits, pair.{origin,target}.{commit,url})');
   return m as Manifest;
 }
 
@@ -101,7 +109,14 @@ export function firstDifference(expected: unknown, actual: unknown, path = '$'):
     }
     return null;
   }
-  if (expected && actual && typeof expected === 'object' && typeof actual === 'object' && !Array.isArray(expected) && !Array.isArray(actual)) {
+  if (
+    expected &&
+    actual &&
+    typeof expected === 'object' &&
+    typeof actual === 'object' &&
+    !Array.isArray(expected) &&
+    !Array.isArray(actual)
+  ) {
     const e = expected as Record<string, unknown>;
     const a = actual as Record<string, unknown>;
     for (const k of [...new Set([...Object.keys(e), ...Object.keys(a)])].sort()) {

@@ -29,7 +29,8 @@ describe('classify', () => {
   });
 
   it('refuses unsafe paths', () => {
-    for (const p of ['../etc/passwd', 'a/../../b', '/abs', 'a//b', 'a/./b', 'bad\nname', 'tab\tname', 'x/.git/config', 'back\\slash']) expect(isSafePath(p)).toBe(false);
+    for (const p of ['../etc/passwd', 'a/../../b', '/abs', 'a//b', 'a/./b', 'bad\nname', 'tab\tname', 'x/.git/config', 'back\\slash'])
+      expect(isSafePath(p)).toBe(false);
     for (const p of ['a/b.js', 'dir/file name.txt', 'ünïcode/ok.py']) expect(isSafePath(p)).toBe(true);
   });
 });

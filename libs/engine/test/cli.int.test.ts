@@ -59,7 +59,9 @@ describe('lineage CLI', () => {
     expect(missing.err).toContain('REPOSITORY_NOT_FOUND (origin): the origin path does not exist');
     const notRepo = await run(['analyze', p.origin.dir, base, '--json']);
     expect(notRepo.code).toBe(4);
-    expect(JSON.parse(notRepo.out)).toEqual({ error: { code: 'REPOSITORY_NOT_FOUND', message: 'the target path is not a git repository', side: 'target' } });
+    expect(JSON.parse(notRepo.out)).toEqual({
+      error: { code: 'REPOSITORY_NOT_FOUND', message: 'the target path is not a git repository', side: 'target' },
+    });
   });
 });
 
@@ -83,7 +85,11 @@ describe('the human report', () => {
   it('lists what was skipped and why, and shows hostile names as escaped text', async () => {
     const o = join(base, 'hostile-o.git');
     const t = join(base, 'hostile-t.git');
-    const files = { 'src/lib.js': 'export function f(a) { return a + 1; }\n', 'link': { symlink: '/etc/passwd' }, 'evil\x1b[2J\x07.js': 'x\n' };
+    const files = {
+      'src/lib.js': 'export function f(a) { return a + 1; }\n',
+      link: { symlink: '/etc/passwd' },
+      'evil\x1b[2J\x07.js': 'x\n',
+    };
     const oc = buildRepo(o, { commits: [{ time: 1_600_000_000, message: 'o', files }] });
     const tc = buildRepo(t, { commits: [{ time: 1_600_100_000, message: 't', files }] });
     const r = await run(['analyze', o, t, '--origin-ref', oc, '--target-ref', tc]);
@@ -106,7 +112,18 @@ describe('--origin-url, --target-url and lineage verify', () => {
   });
 
   it('records the public URLs given for local clones, and refuses ones with credentials (exit 2)', async () => {
-    const r = await run(['analyze', p.origin.dir, p.target.dir, '--origin-url', 'https://github.com/acme/lattice-core', '--target-url', 'https://github.com/fork/lattice-plus', '--json', '--manifest', mf()]);
+    const r = await run([
+      'analyze',
+      p.origin.dir,
+      p.target.dir,
+      '--origin-url',
+      'https://github.com/acme/lattice-core',
+      '--target-url',
+      'https://github.com/fork/lattice-plus',
+      '--json',
+      '--manifest',
+      mf(),
+    ]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).manifest.pair).toEqual({
       origin: { url: 'https://github.com/acme/lattice-core', commit: p.origin.commit },

@@ -10,9 +10,22 @@ import type { Fingerprints } from '../src/types';
 const DATA = join(__dirname, '..', 'data');
 
 async function repo(files: Record<string, string>): Promise<Fingerprints> {
-  const out: Fingerprints = { commit: '0'.repeat(40), k: DEFAULT_K, window: DEFAULT_WINDOW, files: [], tests: [], manifests: [], totalTokens: 0, language: [] };
+  const out: Fingerprints = {
+    commit: '0'.repeat(40),
+    k: DEFAULT_K,
+    window: DEFAULT_WINDOW,
+    files: [],
+    tests: [],
+    manifests: [],
+    totalTokens: 0,
+    language: [],
+  };
   for (const [path, text] of Object.entries(files)) {
-    const r = await fingerprintFile({ path, blobId: '0'.repeat(40), language: 'javascript', isTest: false, text }, DEFAULT_K, DEFAULT_WINDOW);
+    const r = await fingerprintFile(
+      { path, blobId: '0'.repeat(40), language: 'javascript', isTest: false, text },
+      DEFAULT_K,
+      DEFAULT_WINDOW,
+    );
     out.files.push(r.fp);
     out.totalTokens += r.fp.tokens;
   }
@@ -38,7 +51,14 @@ function ${p}Registry(options) {
 
 describe('fingerprints common across unrelated code', () => {
   it('the committed set is the one its description names: sorted, distinct, exact integers, this k and window', () => {
-    const meta = JSON.parse(readFileSync(join(DATA, 'common-fingerprints.json'), 'utf8')) as { count: number; sha256: string; k: number; window: number; minPackages: number; packages: unknown[] };
+    const meta = JSON.parse(readFileSync(join(DATA, 'common-fingerprints.json'), 'utf8')) as {
+      count: number;
+      sha256: string;
+      k: number;
+      window: number;
+      minPackages: number;
+      packages: unknown[];
+    };
     const bin = readFileSync(join(DATA, 'common-fingerprints.bin'));
     expect(createHash('sha256').update(bin).digest('hex')).toBe(meta.sha256);
     const set = commonFingerprints();
@@ -78,7 +98,13 @@ func (s *Store) Load(ctx context.Context, id string) (*Item, error) {
 	return item, nil
 }
 `;
-    const fp = (await fingerprintFile({ path: 'store.go', blobId: '0'.repeat(40), language: 'go', isTest: false, text: go }, DEFAULT_K, DEFAULT_WINDOW)).fp;
+    const fp = (
+      await fingerprintFile(
+        { path: 'store.go', blobId: '0'.repeat(40), language: 'go', isTest: false, text: go },
+        DEFAULT_K,
+        DEFAULT_WINDOW,
+      )
+    ).fp;
     const usable = fp.hashes.filter((_, i) => !fp.lowEntropy[i]);
     expect(usable.length).toBeGreaterThanOrEqual(3);
     expect(usable.filter(isCommonFingerprint).length).toBeGreaterThanOrEqual(Math.ceil(usable.length / 2));

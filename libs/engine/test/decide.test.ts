@@ -1,15 +1,33 @@
 import { decide, type Comparison, type Layer, type LineageResult, type LineageSignal } from '@lineage/engine';
 
-function comparison(scores: Partial<Record<Layer, string>>, metrics: Partial<Comparison['metrics']> = {}, lineage: LineageResult | null = null): Comparison {
-  const layers = (['CODE', 'STRUCTURE', 'HISTORY', 'TEST', 'LANGUAGE', 'DEPENDENCY'] as Layer[]).map((layer) => ({ layer, score: scores[layer] ?? '0.0000', items: 0 }));
+function comparison(
+  scores: Partial<Record<Layer, string>>,
+  metrics: Partial<Comparison['metrics']> = {},
+  lineage: LineageResult | null = null,
+): Comparison {
+  const layers = (['CODE', 'STRUCTURE', 'HISTORY', 'TEST', 'LANGUAGE', 'DEPENDENCY'] as Layer[]).map((layer) => ({
+    layer,
+    score: scores[layer] ?? '0.0000',
+    items: 0,
+  }));
   return {
     lineage,
     layers,
     evidence: [],
     chronology: [],
     metrics: {
-      targetContainment: scores.CODE ?? '0.0000', originContainment: scores.CODE ?? '0.0000', sharedCommits: 0, declaredUpstream: false, declaredBy: 'none',
-      originFirstWeight: 0, targetFirstWeight: 0, originHeadIsShared: false, targetHeadIsShared: false, originCodeTokens: 10000, targetCodeTokens: 10000, fragments: 0,
+      targetContainment: scores.CODE ?? '0.0000',
+      originContainment: scores.CODE ?? '0.0000',
+      sharedCommits: 0,
+      declaredUpstream: false,
+      declaredBy: 'none',
+      originFirstWeight: 0,
+      targetFirstWeight: 0,
+      originHeadIsShared: false,
+      targetHeadIsShared: false,
+      originCodeTokens: 10000,
+      targetCodeTokens: 10000,
+      fragments: 0,
       ...metrics,
     },
   };
@@ -44,7 +62,13 @@ describe('decide', () => {
   });
 
   it('shared history carries a verdict alone, whatever the code layers say', () => {
-    const d = decide(comparison({ CODE: '0.0100' }, { sharedCommits: 656, originContainment: '0.0100' }, lineage('origin', [signal('MAINTAINERS', 'origin', 2)])));
+    const d = decide(
+      comparison(
+        { CODE: '0.0100' },
+        { sharedCommits: 656, originContainment: '0.0100' },
+        lineage('origin', [signal('MAINTAINERS', 'origin', 2)]),
+      ),
+    );
     expect(d.verdict).toBe('LIKELY_DERIVED');
     expect(d.direction).toBe('ORIGIN_TO_TARGET');
     expect(d.alternatives[0]!.verdict).toBe('LIKELY_DERIVED');
@@ -52,16 +76,36 @@ describe('decide', () => {
 
   it('the derived side declaring it makes a declared fork; the original declaring it does not', () => {
     const l = lineage('origin', [signal('DECLARATION', 'origin', 3), signal('MAINTAINERS', 'origin', 2), signal('IDENTITY', 'origin', 2)]);
-    const f = decide(comparison({ CODE: '0.7000' }, { sharedCommits: 4, declaredUpstream: true, declaredBy: 'target', originContainment: '0.8000' }, l));
+    const f = decide(
+      comparison({ CODE: '0.7000' }, { sharedCommits: 4, declaredUpstream: true, declaredBy: 'target', originContainment: '0.8000' }, l),
+    );
     expect([f.verdict, f.direction, f.confidence]).toEqual(['DECLARED_FORK', 'ORIGIN_TO_TARGET', 'HIGH']);
-    const g = decide(comparison({ CODE: '0.7000' }, { sharedCommits: 4, declaredUpstream: true, declaredBy: 'origin', originContainment: '0.8000' }, lineage('origin', [signal('MAINTAINERS', 'origin', 2)])));
+    const g = decide(
+      comparison(
+        { CODE: '0.7000' },
+        { sharedCommits: 4, declaredUpstream: true, declaredBy: 'origin', originContainment: '0.8000' },
+        lineage('origin', [signal('MAINTAINERS', 'origin', 2)]),
+      ),
+    );
     expect(g.verdict).toBe('HEAVILY_DERIVED');
   });
 
   it('ancestry is certain; no original means shared upstream', () => {
-    const a = decide(comparison({}, { sharedCommits: 10, targetContainment: '0.9000' }, { ...lineage('target', [signal('ANCESTRY', 'target', 10)]), certain: true }));
+    const a = decide(
+      comparison(
+        {},
+        { sharedCommits: 10, targetContainment: '0.9000' },
+        { ...lineage('target', [signal('ANCESTRY', 'target', 10)]), certain: true },
+      ),
+    );
     expect([a.verdict, a.direction, a.confidence]).toEqual(['HEAVILY_DERIVED', 'TARGET_TO_ORIGIN', 'HIGH']);
-    const s = decide(comparison({ CODE: '0.9000' }, { sharedCommits: 10 }, lineage('none', [signal('IDENTITY', 'origin', 2), signal('MAINTAINERS', 'target', 2)])));
+    const s = decide(
+      comparison(
+        { CODE: '0.9000' },
+        { sharedCommits: 10 },
+        lineage('none', [signal('IDENTITY', 'origin', 2), signal('MAINTAINERS', 'target', 2)]),
+      ),
+    );
     expect([s.verdict, s.direction, s.confidence]).toEqual(['SHARED_UPSTREAM', 'NONE', 'LOW']);
     const n = decide(comparison({ CODE: '0.9000' }, { sharedCommits: 10 }, lineage('none', [])));
     expect([n.verdict, n.confidence]).toEqual(['SHARED_UPSTREAM', 'MEDIUM']);
@@ -70,7 +114,14 @@ describe('decide', () => {
   it('no overlap with enough material is INDEPENDENT and every alternative is scored', () => {
     const d = decide(comparison({ CODE: '0.0010', STRUCTURE: '0.3000' }));
     expect(d.verdict).toBe('INDEPENDENT');
-    expect(d.alternatives.map((a) => a.verdict).sort()).toEqual(['DECLARED_FORK', 'HEAVILY_DERIVED', 'INDEPENDENT', 'INSUFFICIENT_EVIDENCE', 'LIKELY_DERIVED', 'SHARED_UPSTREAM']);
+    expect(d.alternatives.map((a) => a.verdict).sort()).toEqual([
+      'DECLARED_FORK',
+      'HEAVILY_DERIVED',
+      'INDEPENDENT',
+      'INSUFFICIENT_EVIDENCE',
+      'LIKELY_DERIVED',
+      'SHARED_UPSTREAM',
+    ]);
     for (const a of d.alternatives) expect(a.score).toMatch(/^\d\.\d{4}$/);
   });
 });
@@ -80,5 +131,14 @@ function signal(kind: LineageSignal['kind'], original: LineageSignal['original']
 }
 
 function lineage(original: LineageResult['original'], signals: LineageSignal[]): LineageResult {
-  return { forkPoints: [{ commit: 'a'.repeat(40), time: '1500000000' }], originOnlyCommits: 3, targetOnlyCommits: 5, truncated: false, signals, thirdLine: false, original, certain: false };
+  return {
+    forkPoints: [{ commit: 'a'.repeat(40), time: '1500000000' }],
+    originOnlyCommits: 3,
+    targetOnlyCommits: 5,
+    truncated: false,
+    signals,
+    thirdLine: false,
+    original,
+    certain: false,
+  };
 }

@@ -8,7 +8,11 @@ interface Descriptor {
   name: string;
   kind: string;
 }
-const { Module } = (globalThis as unknown as { WebAssembly: { Module: { new (bytes: Uint8Array): object; imports(m: object): Descriptor[]; exports(m: object): Descriptor[] } } }).WebAssembly;
+const { Module } = (
+  globalThis as unknown as {
+    WebAssembly: { Module: { new (bytes: Uint8Array): object; imports(m: object): Descriptor[]; exports(m: object): Descriptor[] } };
+  }
+).WebAssembly;
 const wasm = (file: string) => new Module(readFileSync(file));
 const grammarFile = (g: string) => join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out', `tree-sitter-${g}.wasm`);
 
@@ -21,7 +25,8 @@ describe('grammar imports', () => {
     const unmet = Object.values(GRAMMARS).flatMap((g) =>
       Module.imports(wasm(grammarFile(g)))
         .filter((i) => i.kind === 'function' && !runtime.has(i.name) && !(i.name in LIBC_SHIMS))
-        .map((i) => `${g}: ${i.name}`));
+        .map((i) => `${g}: ${i.name}`),
+    );
     expect(unmet).toEqual([]);
   });
 
@@ -52,8 +57,59 @@ describe('grammar imports', () => {
   });
 
   it('odd input never throws from any grammar (100 pseudo-random texts each, fixed seed)', async () => {
-    const pieces = ['\r\n', '\n', '\t', ' ', '"', "'", '`', '$', '{', '}', '(', ')', '[', ']', '<<EOF', 'EOF', '#', '//', '/*', '*/', '\\', ';', '=>',
-      'case', 'in', 'esac', 'if', 'fi', 'def', 'class', 'fn', 'end', 'x', '0x1f', '@', '%', '"""', "'''", 'é', '中', '😀', '\0', '\u2028', '<?php', '?>', '${', '#{', 'R"(', ')"', '<<-X', 'X'];
+    const pieces = [
+      '\r\n',
+      '\n',
+      '\t',
+      ' ',
+      '"',
+      "'",
+      '`',
+      '$',
+      '{',
+      '}',
+      '(',
+      ')',
+      '[',
+      ']',
+      '<<EOF',
+      'EOF',
+      '#',
+      '//',
+      '/*',
+      '*/',
+      '\\',
+      ';',
+      '=>',
+      'case',
+      'in',
+      'esac',
+      'if',
+      'fi',
+      'def',
+      'class',
+      'fn',
+      'end',
+      'x',
+      '0x1f',
+      '@',
+      '%',
+      '"""',
+      "'''",
+      'é',
+      '中',
+      '😀',
+      '\0',
+      '\u2028',
+      '<?php',
+      '?>',
+      '${',
+      '#{',
+      'R"(',
+      ')"',
+      '<<-X',
+      'X',
+    ];
     let seed = 12345;
     const rnd = (n: number) => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;

@@ -16,11 +16,16 @@ const TOKENIZE = join(__dirname, '..', 'src', 'tokenize');
 // The tokenize sources compiled here: @swc/core crashes the process (SIGSEGV) when it is loaded in worker threads
 // started one after another, so the workers get plain JavaScript and never load it.
 const code: Record<string, string> = Object.fromEntries(
-  readdirSync(TOKENIZE).filter((f) => f.endsWith('.ts')).map((f) => {
-    const filename = join(TOKENIZE, f);
-    const src = readFileSync(filename, 'utf8');
-    return [filename, transformSync(src, { filename, jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }).code];
-  }),
+  readdirSync(TOKENIZE)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => {
+      const filename = join(TOKENIZE, f);
+      const src = readFileSync(filename, 'utf8');
+      return [
+        filename,
+        transformSync(src, { filename, jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }).code,
+      ];
+    }),
 );
 
 // One small text per grammar, tokenised once as is and once doubled.
@@ -46,7 +51,13 @@ const TEXTS: Record<string, string> = {
   zig: 'const std = @import("std");\npub fn main() void { std.debug.print("{d}\\n", .{42}); }\n',
   dart: 'int f(List<int> xs) => xs.map((x) => x * 2).fold(0, (a, b) => a + b);\nvoid main() { print("d"); }\n',
 };
-const SAMPLES: [string, string][] = Object.entries(TEXTS).flatMap(([lang, t]) => [[lang, t], [lang, t + t]] as [string, string][]);
+const SAMPLES: [string, string][] = Object.entries(TEXTS).flatMap(
+  ([lang, t]) =>
+    [
+      [lang, t],
+      [lang, t + t],
+    ] as [string, string][],
+);
 // tree-sitter-lua (tree-sitter-wasms 0.1.13) parses a text differently once any lua text has been parsed in the
 // runtime (its scanner keeps state across parses, even through a new Parser), so which of its streams comes out
 // depends on the order of the parses: lua must tokenise here, but its streams are not compared.
@@ -136,11 +147,16 @@ async function broken() {
 
 /** Runs the jobs at once, each in a new worker thread. */
 function inWorkers(jobs: Job[]): Promise<Report[]> {
-  return Promise.all(jobs.map((job) => new Promise<Report>((resolve, reject) => {
-    const w = new Worker(WORKER, { eval: true, workerData: { code, samples: SAMPLES, tokenizeDir: TOKENIZE, job } });
-    w.once('message', (r: Report) => void w.terminate().then(() => resolve(r)));
-    w.once('error', reject);
-  })));
+  return Promise.all(
+    jobs.map(
+      (job) =>
+        new Promise<Report>((resolve, reject) => {
+          const w = new Worker(WORKER, { eval: true, workerData: { code, samples: SAMPLES, tokenizeDir: TOKENIZE, job } });
+          w.once('message', (r: Report) => void w.terminate().then(() => resolve(r)));
+          w.once('error', reject);
+        }),
+    ),
+  );
 }
 
 const stressJobs = (loadFirst: boolean, seeds: number[]): Job[] => seeds.map((seed) => ({ mode: 'stress', seed, loadFirst, bad: {} }));
@@ -174,7 +190,10 @@ describe('grammar loads', () => {
 
   it('a grammar whose wasm bytes are bad fails to load, stays an error, and every other grammar still loads', async () => {
     const js = readFileSync(join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out', 'tree-sitter-javascript.wasm'));
-    const bad = { garbage: Uint8Array.from(Buffer.from('not a grammar at all')), truncated: Uint8Array.from(js.subarray(0, js.length >> 1)) };
+    const bad = {
+      garbage: Uint8Array.from(Buffer.from('not a grammar at all')),
+      truncated: Uint8Array.from(js.subarray(0, js.length >> 1)),
+    };
     const [r] = await inWorkers([{ mode: 'broken', seed: 8, loadFirst: true, bad }]);
     expect(r!.failures).toEqual([]);
     const outcomes = new Map(r!.outcomes);

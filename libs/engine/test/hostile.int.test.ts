@@ -19,21 +19,23 @@ function hostileRepo(): string {
   const code = renderProject(makeModules(31, 3, 8), { name: 'hostile' });
   const dir = join(base, 'hostile.git');
   buildRepo(dir, {
-    commits: [{
-      time: T,
-      message: 'hostile',
-      files: {
-        ...code,
-        'link-outside': { symlink: join(base, 'secret.txt') },
-        'link-relative': { symlink: '../../../../../../etc/passwd' },
-        'huge.bin': Buffer.alloc(200 * 1024 * 1024, 0x41),
-        '.gitmodules': '[submodule "evil"]\n\tpath = evil\n\turl = https://example.invalid/evil.git\n',
-        evil: { gitlink: '1111111111111111111111111111111111111111' },
-        'a/../escape.js': 'module.exports = 1;\n',
-        'ctl\x01name.js': 'module.exports = 2;\n',
-        '.gitattributes': '*.js filter=evil diff=evil\n',
+    commits: [
+      {
+        time: T,
+        message: 'hostile',
+        files: {
+          ...code,
+          'link-outside': { symlink: join(base, 'secret.txt') },
+          'link-relative': { symlink: '../../../../../../etc/passwd' },
+          'huge.bin': Buffer.alloc(200 * 1024 * 1024, 0x41),
+          '.gitmodules': '[submodule "evil"]\n\tpath = evil\n\turl = https://example.invalid/evil.git\n',
+          evil: { gitlink: '1111111111111111111111111111111111111111' },
+          'a/../escape.js': 'module.exports = 1;\n',
+          'ctl\x01name.js': 'module.exports = 2;\n',
+          '.gitattributes': '*.js filter=evil diff=evil\n',
+        },
       },
-    }],
+    ],
   });
   // Hooks and config that would run a command if git honoured them.
   const cmd = `touch ${marker}`;
@@ -58,7 +60,9 @@ describe('hostile repository', () => {
   it('is analysed within its limits, records skips, runs nothing and reads nothing outside it', async () => {
     const dir = hostileRepo();
     const normal = join(base, 'normal.git');
-    const nc = buildRepo(normal, { commits: [{ time: T + 1000, message: 'n', files: renderProject(makeModules(32, 3, 8), { name: 'normal' }) }] });
+    const nc = buildRepo(normal, {
+      commits: [{ time: T + 1000, message: 'n', files: renderProject(makeModules(32, 3, 8), { name: 'normal' }) }],
+    });
     const r = await analyze({ origin: { dir, commit: 'main' }, target: { dir: normal, commit: nc }, workers: 2, forceWorkers: true });
     const skipped = r.manifest.skipped.filter((s) => s.side === 'origin');
     const reasons = Object.fromEntries(skipped.map((s) => [s.path, s.reason]));
@@ -88,7 +92,10 @@ describe('hostile repository', () => {
     execFileSync('git', ['--git-dir', dir, 'fast-import', '--quiet'], { input: lines.join('\n'), maxBuffer: 1 << 28 });
     void fastImportStream;
     await expect(inventory({ dir, commit: 'main' })).rejects.toMatchObject({ code: 'REPOSITORY_TOO_LARGE', limit: 'maxFiles' });
-    await expect(inventory({ dir, commit: 'main' }, { limits: { maxFiles: 250_000, maxTotalBytes: 100_000 } })).rejects.toMatchObject({ code: 'REPOSITORY_TOO_LARGE', limit: 'maxTotalBytes' });
+    await expect(inventory({ dir, commit: 'main' }, { limits: { maxFiles: 250_000, maxTotalBytes: 100_000 } })).rejects.toMatchObject({
+      code: 'REPOSITORY_TOO_LARGE',
+      limit: 'maxTotalBytes',
+    });
   });
 
   it('reports an unknown commit as COMMIT_NOT_FOUND and refuses option-like revisions', async () => {
@@ -108,7 +115,8 @@ describe('hostile repository', () => {
   it('analyses shell scripts that stopped a grammar scanner: `case … in` with CRLF line ends, 150 files per side', async () => {
     // bash's scanner calls a C function the WASM runtime lacks on this input; each such call used to abort
     // the analysis, and each aborted parse lowered the runtime's stack until it overflowed.
-    const script = (i: number) => `#!/bin/sh\r\n# job ${i}\r\nrun_${i}() {\r\n  case "$1" in\r\n    start) echo "start ${i}" ;;\r\n    *) exit ${i % 7} ;;\r\n  esac\r\n}\r\n`;
+    const script = (i: number) =>
+      `#!/bin/sh\r\n# job ${i}\r\nrun_${i}() {\r\n  case "$1" in\r\n    start) echo "start ${i}" ;;\r\n    *) exit ${i % 7} ;;\r\n  esac\r\n}\r\n`;
     const files = (side: string) => Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`scripts/${side}-${i}.sh`, script(i)]));
     const o = join(base, 'crlf-origin.git');
     const t = join(base, 'crlf-target.git');
@@ -122,7 +130,10 @@ describe('hostile repository', () => {
   it('bounds git output', async () => {
     const dir = join(base, 'small2.git');
     buildRepo(dir, { commits: [{ time: T, message: 'x', files: { 'a.js': 'let a = 1;\n'.repeat(1000) } }] });
-    await expect(git.runGit(['cat-file', 'blob', 'main:a.js'], { gitDir: dir, maxOutputBytes: 100 })).rejects.toMatchObject({ code: 'REPOSITORY_TOO_LARGE', limit: 'gitOutputBytes' });
+    await expect(git.runGit(['cat-file', 'blob', 'main:a.js'], { gitDir: dir, maxOutputBytes: 100 })).rejects.toMatchObject({
+      code: 'REPOSITORY_TOO_LARGE',
+      limit: 'gitOutputBytes',
+    });
   });
 });
 
@@ -133,10 +144,13 @@ describe('a repository with objects missing (a partial clone)', () => {
     const commit = buildRepo(dir, { commits: [{ time: T, message: 'partial', files: { ...files, 'big.dat': 'x'.repeat(5000) } }] });
     // fast-import writes a pack; unpack it so one blob can be removed as a partial clone would lack it.
     const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
-    const blob = execFileSync('git', ['--git-dir', dir, 'rev-parse', `${commit}:big.dat`], { env }).toString().trim();
+    const blob = execFileSync('git', ['--git-dir', dir, 'rev-parse', `${commit}:big.dat`], { env })
+      .toString()
+      .trim();
     const packs = execFileSync('git', ['--git-dir', dir, 'rev-parse', '--git-path', 'objects/pack'], { env }).toString().trim();
     for (const f of readdirSync(packs)) {
-      if (f.endsWith('.pack')) execFileSync('git', ['--git-dir', dir, 'unpack-objects', '-q'], { env, input: readFileSync(join(packs, f)) });
+      if (f.endsWith('.pack'))
+        execFileSync('git', ['--git-dir', dir, 'unpack-objects', '-q'], { env, input: readFileSync(join(packs, f)) });
     }
     rmSync(packs, { recursive: true, force: true });
     rmSync(join(dir, 'objects', blob.slice(0, 2), blob.slice(2)));
@@ -148,4 +162,3 @@ describe('a repository with objects missing (a partial clone)', () => {
     expect(Number.isFinite(r.manifest.inventory.origin.bytes)).toBe(true);
   });
 });
-

@@ -8,13 +8,18 @@ const names = (path: string, text: string) => namesIn(path, text, B, C).map((n) 
 
 describe('project names in root files', () => {
   it('reads package, module and project names with their line', () => {
-    expect(names('package.json', '{\n  "name": "Coffee-Script",\n  "repository": { "url": "git+https://github.com/jashkenas/coffeescript.git" }\n}')).toEqual([
-      'package:package.json=coffee-script@2', 'url:package.json=jashkenas/coffeescript@3',
-    ]);
+    expect(
+      names(
+        'package.json',
+        '{\n  "name": "Coffee-Script",\n  "repository": { "url": "git+https://github.com/jashkenas/coffeescript.git" }\n}',
+      ),
+    ).toEqual(['package:package.json=coffee-script@2', 'url:package.json=jashkenas/coffeescript@3']);
     expect(names('go.mod', 'module github.com/gofrs/uuid/v5\n\ngo 1.19\n')).toEqual(['module:go.mod=github.com/gofrs/uuid@1']);
     expect(names('setup.py', "from setuptools import setup\nsetup(\n    name = 'pdfminer',\n)")).toEqual(['package:setup.py=pdfminer@3']);
     expect(names('setup.cfg', '[options]\nname = wrong\n[metadata]\nname = pyjwt\n')).toEqual(['package:setup.cfg=pyjwt@4']);
-    expect(names('pyproject.toml', '[build-system]\nrequires = []\n[project]\nname = "pdfminer.six"\n')).toEqual(['package:pyproject.toml=pdfminer.six@4']);
+    expect(names('pyproject.toml', '[build-system]\nrequires = []\n[project]\nname = "pdfminer.six"\n')).toEqual([
+      'package:pyproject.toml=pdfminer.six@4',
+    ]);
     expect(names('Cargo.toml', '[package]\nname = "ripgrep"\n[dependencies]\nname = "x"\n')).toEqual(['package:cargo.toml=ripgrep@2']);
     expect(names('configure.ac', 'AC_INIT([htop],[2.2.0],[hisham@gobolinux.org])\n')).toEqual(['project:configure.ac=htop@1']);
     expect(names('CMakeLists.txt', 'cmake_minimum_required(VERSION 3.5)\nproject(zlib C)\n')).toEqual(['project:cmakelists.txt=zlib@2']);
@@ -27,10 +32,14 @@ describe('project names in root files', () => {
   });
 
   it("takes a README's title (after badges, before a tagline) and the repository it refers to most", () => {
-    expect(readmeTitle('[![Build](https://x/y.svg)](https://x)\n\n# Request - Simplified HTTP client\n')).toEqual({ title: 'request', line: 3 });
+    expect(readmeTitle('[![Build](https://x/y.svg)](https://x)\n\n# Request - Simplified HTTP client\n')).toEqual({
+      title: 'request',
+      line: 3,
+    });
     expect(readmeTitle('PDFMiner\n========\n\nPDFMiner is a tool')).toEqual({ title: 'pdfminer', line: 1 });
     expect(readmeTitle('This project has reached the end of its development as a library.\n')).toBeNull();
-    const readme = 'Install: go get github.com/satori/go.uuid\n\n[docs](https://godoc.org/github.com/satori/go.uuid) see github.com/stretchr/testify\n';
+    const readme =
+      'Install: go get github.com/satori/go.uuid\n\n[docs](https://godoc.org/github.com/satori/go.uuid) see github.com/stretchr/testify\n';
     expect(selfUrl(readme)).toEqual({ repo: 'satori/go.uuid', line: 1 });
     expect(selfUrl('one mention of github.com/a/b')).toBeNull();
   });
@@ -48,16 +57,33 @@ describe('declarations in prose', () => {
     findDeclaration([{ path: 'README.md', text }], new Set(other), new Set(own), new Set(inherited))?.name ?? null;
 
   it('finds the name a few words after the trigger, in code spans, links and emphasis', () => {
-    expect(find('# postman-request\n\nThis is a fork of the excellent `request` module, used inside Postman.', ['request'])).toBe('request');
-    expect(find(':bulb: This is a continuation of the [**harthur/brain**](https://github.com/harthur/brain), which is not maintained.', ['harthur/brain'])).toBe('harthur/brain');
+    expect(find('# postman-request\n\nThis is a fork of the excellent `request` module, used inside Postman.', ['request'])).toBe(
+      'request',
+    );
+    expect(
+      find(':bulb: This is a continuation of the [**harthur/brain**](https://github.com/harthur/brain), which is not maintained.', [
+        'harthur/brain',
+      ]),
+    ).toBe('harthur/brain');
     expect(find('Pdfminer.six is a community maintained fork of the original PDFMiner. It extracts text.', ['pdfminer'])).toBe('pdfminer');
-    expect(find('backward compatibility with older tags and upstream `github.com/dgrijalva/jwt-go`.', ['dgrijalva/jwt-go'])).toBe('dgrijalva/jwt-go');
-    expect(find('This project was originally forked from the\n[github.com/satori/go.uuid](https://github.com/satori/go.uuid) repository', ['satori/go.uuid'])).toBe('satori/go.uuid');
+    expect(find('backward compatibility with older tags and upstream `github.com/dgrijalva/jwt-go`.', ['dgrijalva/jwt-go'])).toBe(
+      'dgrijalva/jwt-go',
+    );
+    expect(
+      find('This project was originally forked from the\n[github.com/satori/go.uuid](https://github.com/satori/go.uuid) repository', [
+        'satori/go.uuid',
+      ]),
+    ).toBe('satori/go.uuid');
     expect(find('thefuzz, formerly known as fuzzywuzzy, matches strings.', ['fuzzywuzzy'])).toBe('fuzzywuzzy');
   });
 
   it('needs a trigger, the name soon after it, in the same sentence', () => {
-    expect(find('Please use other libraries in development like [brain.js](https://github.com/BrainJS/brain.js).', ['brain.js', 'brainjs/brain.js'])).toBeNull();
+    expect(
+      find('Please use other libraries in development like [brain.js](https://github.com/BrainJS/brain.js).', [
+        'brain.js',
+        'brainjs/brain.js',
+      ]),
+    ).toBeNull();
     expect(find('This is a fork. We also like the request module a lot.', ['request'])).toBeNull();
     expect(find('A fork of one two three four five six seven eight nine request.', ['request'])).toBeNull();
     expect(find('Forked from lattice-core.', ['lattice-core'], ['lattice-core'])).toBeNull();
@@ -67,7 +93,12 @@ describe('declarations in prose', () => {
     const text = 'Based on jsmin by Douglas Crockford.\n\nThis is a fork of alpha-lib.';
     const inherited = declarationSentences(['Based on jsmin by Douglas Crockford.']);
     expect(find(text, ['jsmin', 'alpha-lib'], [], inherited)).toBe('alpha-lib');
-    expect(candidates(' the [**harthur/brain**](https://github.com/harthur/brain), which')).toEqual(['the', 'harthur/brain', 'harthur/brain', 'which']);
+    expect(candidates(' the [**harthur/brain**](https://github.com/harthur/brain), which')).toEqual([
+      'the',
+      'harthur/brain',
+      'harthur/brain',
+      'which',
+    ]);
   });
 });
 
@@ -75,9 +106,23 @@ describe('an original pointing at its successor', () => {
   const find = (text: string, other: string[]) => findSuccessor([{ path: 'README.md', text }], new Set(other), new Set())?.name ?? null;
 
   it('finds the successor anywhere in the sentence', () => {
-    expect(find('# THIS REPOSITORY IS NO LONGER MAINTAINED\n\nThe new repository can be found at: https://github.com/golang-jwt/jwt\n', ['golang-jwt/jwt'])).toBe('golang-jwt/jwt');
-    expect(find('This repository is archived as htop is now maintained by a team of volunteers at [htop.dev](https://htop.dev/) using an organisation-based git [repository](https://github.com/htop-dev/htop/).', ['htop-dev/htop'])).toBe('htop-dev/htop');
-    expect(find('Feel free to browse the code, but please use other JavaScript neural network libraries in development like [brain.js](https://github.com/BrainJS/brain.js).', ['brain.js'])).toBe('brain.js');
+    expect(
+      find('# THIS REPOSITORY IS NO LONGER MAINTAINED\n\nThe new repository can be found at: https://github.com/golang-jwt/jwt\n', [
+        'golang-jwt/jwt',
+      ]),
+    ).toBe('golang-jwt/jwt');
+    expect(
+      find(
+        'This repository is archived as htop is now maintained by a team of volunteers at [htop.dev](https://htop.dev/) using an organisation-based git [repository](https://github.com/htop-dev/htop/).',
+        ['htop-dev/htop'],
+      ),
+    ).toBe('htop-dev/htop');
+    expect(
+      find(
+        'Feel free to browse the code, but please use other JavaScript neural network libraries in development like [brain.js](https://github.com/BrainJS/brain.js).',
+        ['brain.js'],
+      ),
+    ).toBe('brain.js');
   });
 
   it('needs a pointing phrase', () => {
@@ -89,7 +134,11 @@ describe('maintainer continuity', () => {
   const a = (name: string, email: string, commits: number) => ({ name, email, commits });
 
   it('is high on the side the pre-fork authors went on with, near zero on a side of newcomers', () => {
-    const c = continuity([a('Maxim Bublis', 'm@x', 117), a('Chris Bandy', 'c@x', 4)], [a('Maxim Bublis', 'm@x', 5), a('Emile Pels', 'e@x', 1)], [a('Tim Heckman', 't@x', 40), a('dependabot[bot]', 'bot@x', 64)]);
+    const c = continuity(
+      [a('Maxim Bublis', 'm@x', 117), a('Chris Bandy', 'c@x', 4)],
+      [a('Maxim Bublis', 'm@x', 5), a('Emile Pels', 'e@x', 1)],
+      [a('Tim Heckman', 't@x', 40), a('dependabot[bot]', 'bot@x', 64)],
+    );
     expect(c.origin).toBeGreaterThan(0.8);
     expect(c.target).toBe(0);
     expect(c.counted.target).toBe(40); // automation is nobody's maintainer
@@ -97,12 +146,26 @@ describe('maintainer continuity', () => {
   });
 
   it('joins one person under several names or addresses', () => {
-    const c = continuity([a('Heather Arthur', 'fayearthur@gmail.com', 76), a('harthur', 'fayearthur@gmail.com', 40), a('Heather Arthur', 'harthur@users.noreply.github.com', 2)], [a('Deceased', 'fayearthur@gmail.com', 1)], [a('Robert Plummer', 'r@x', 10)]);
+    const c = continuity(
+      [
+        a('Heather Arthur', 'fayearthur@gmail.com', 76),
+        a('harthur', 'fayearthur@gmail.com', 40),
+        a('Heather Arthur', 'harthur@users.noreply.github.com', 2),
+      ],
+      [a('Deceased', 'fayearthur@gmail.com', 1)],
+      [a('Robert Plummer', 'r@x', 10)],
+    );
     expect(c.origin).toBe(1); // all three records are one person, who made the origin's one later commit
     expect(c.core).toHaveLength(1);
   });
 
   it('counts commits per author deterministically', () => {
-    expect(countAuthors([{ name: 'b', email: 'x' }, { name: 'a', email: 'y' }, { name: 'b', email: 'x' }])).toEqual([a('b', 'x', 2), a('a', 'y', 1)]);
+    expect(
+      countAuthors([
+        { name: 'b', email: 'x' },
+        { name: 'a', email: 'y' },
+        { name: 'b', email: 'x' },
+      ]),
+    ).toEqual([a('b', 'x', 2), a('a', 'y', 1)]);
   });
 });

@@ -11,7 +11,8 @@ jest.setTimeout(120_000);
 const base = mkdtempSync(join(tmpdir(), 'lineage-shared-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-const flip = (d: Direction): Direction => (d === 'ORIGIN_TO_TARGET' ? 'TARGET_TO_ORIGIN' : d === 'TARGET_TO_ORIGIN' ? 'ORIGIN_TO_TARGET' : 'NONE');
+const flip = (d: Direction): Direction =>
+  d === 'ORIGIN_TO_TARGET' ? 'TARGET_TO_ORIGIN' : d === 'TARGET_TO_ORIGIN' ? 'ORIGIN_TO_TARGET' : 'NONE';
 const built = new Map<string, BuiltPair>();
 async function pairOf(s: Scenario): Promise<BuiltPair> {
   if (!built.has(s.name)) built.set(s.name, await s.build(base));
@@ -97,7 +98,9 @@ describe('lineage signals on synthetic histories', () => {
     // All matched code comes from the shared project: dated in shared commits on both sides, a tie.
     expect(r.manifest.metrics.originFirstWeight).toBe(0);
     expect(r.manifest.metrics.targetFirstWeight).toBe(0);
-    expect(r.manifest.evidence.filter((e) => e.layer === 'CODE').every((e) => e.detail.includes('inherited from shared history'))).toBe(true);
+    expect(r.manifest.evidence.filter((e) => e.layer === 'CODE').every((e) => e.detail.includes('inherited from shared history'))).toBe(
+      true,
+    );
   });
 
   it('manifests are byte-identical across runs and worker counts', async () => {

@@ -3,7 +3,9 @@ import { canonicalBytes, manifestHash } from '@lineage/engine';
 
 describe('manifest canonicalisation', () => {
   it('is RFC 8785: sorted keys, no whitespace, ES number formatting', () => {
-    expect(canonicalBytes({ b: 1, a: [true, null, 'x'], c: { z: 1e21, y: 0.5 } }).toString()).toBe('{"a":[true,null,"x"],"b":1,"c":{"y":0.5,"z":1e+21}}');
+    expect(canonicalBytes({ b: 1, a: [true, null, 'x'], c: { z: 1e21, y: 0.5 } }).toString()).toBe(
+      '{"a":[true,null,"x"],"b":1,"c":{"y":0.5,"z":1e+21}}',
+    );
   });
 
   it('key order of the input does not change the bytes', () => {

@@ -3,7 +3,13 @@ import type { Worker } from 'node:worker_threads';
 
 jest.setTimeout(120_000);
 
-const job = (i: number) => ({ path: `src/f${i}.js`, blobId: String(i).padStart(40, '0'), language: 'javascript', isTest: false, text: `export function rare_${i}(a, b) { return a * ${i} + b - ${i}; }\n` });
+const job = (i: number) => ({
+  path: `src/f${i}.js`,
+  blobId: String(i).padStart(40, '0'),
+  language: 'javascript',
+  isTest: false,
+  text: `export function rare_${i}(a, b) { return a * ${i} + b - ${i}; }\n`,
+});
 
 describe('FingerprintPool, long-lived', () => {
   it('replaces a worker that dies, keeps its size and answers every later batch the same', async () => {
@@ -28,7 +34,7 @@ describe('FingerprintPool, long-lived', () => {
     const pool = new FingerprintPool(2, DEFAULT_K, DEFAULT_WINDOW);
     try {
       await pool.run([job(1)]);
-      const workers = (pool as unknown as { workers: Worker[]; idle: Worker[] });
+      const workers = pool as unknown as { workers: Worker[]; idle: Worker[] };
       const running = pool.run([job(5)]);
       // the worker that took the batch is the one no longer idle
       const busy = workers.workers.find((w) => !workers.idle.includes(w))!;

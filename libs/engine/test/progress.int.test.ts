@@ -29,23 +29,46 @@ describe('progress and cancellation', () => {
 
   it('history progress counts toward the real number of commits, not the commit limit', async () => {
     // 2,500 commits: progress fires every 1,000, each time out of the history's real size.
-    const commits = Array.from({ length: 2500 }, (_, i) => ({ time: 1_600_000_000 + i * 60, message: `c${i}`, files: { 'src/a.js': `export const v = ${i};\n` } }));
+    const commits = Array.from({ length: 2500 }, (_, i) => ({
+      time: 1_600_000_000 + i * 60,
+      message: `c${i}`,
+      files: { 'src/a.js': `export const v = ${i};\n` },
+    }));
     const dir = join(base, 'long.git');
     const commit = buildRepo(dir, { commits });
     const events: Progress[] = [];
     await analyze({ origin: { dir, commit }, target: { dir, commit }, workers: 1, onProgress: (e) => events.push(e) });
     const history = events.filter((e) => e.stage === 'history' && e.side === 'origin');
-    expect(history.map((e) => [e.done, e.total])).toEqual([[1000, 2500], [2000, 2500], [2500, 2500]]);
+    expect(history.map((e) => [e.done, e.total])).toEqual([
+      [1000, 2500],
+      [2000, 2500],
+      [2500, 2500],
+    ]);
     // and never more than the limit when the history is longer than it
     const capped: Progress[] = [];
-    await analyze({ origin: { dir, commit }, target: { dir, commit }, workers: 1, limits: { maxCommits: 1500 }, onProgress: (e) => capped.push(e) });
-    expect(capped.filter((e) => e.stage === 'history' && e.side === 'origin').map((e) => [e.done, e.total])).toEqual([[1000, 1500], [1500, 1500]]);
+    await analyze({
+      origin: { dir, commit },
+      target: { dir, commit },
+      workers: 1,
+      limits: { maxCommits: 1500 },
+      onProgress: (e) => capped.push(e),
+    });
+    expect(capped.filter((e) => e.stage === 'history' && e.side === 'origin').map((e) => [e.done, e.total])).toEqual([
+      [1000, 1500],
+      [1500, 1500],
+    ]);
   });
 
   it('stops at a stage boundary when the signal is aborted', async () => {
     const p = await SCENARIOS.find((s) => s.name === 'renamed-copy')!.build(base);
     const ac = new AbortController();
-    const run = analyze({ origin: p.origin, target: p.target, workers: 1, signal: ac.signal, onProgress: (e) => e.stage === 'fingerprint' && ac.abort() });
+    const run = analyze({
+      origin: p.origin,
+      target: p.target,
+      workers: 1,
+      signal: ac.signal,
+      onProgress: (e) => e.stage === 'fingerprint' && ac.abort(),
+    });
     await expect(run).rejects.toBeInstanceOf(EngineError);
     await expect(run).rejects.toMatchObject({ code: 'CANCELLED' });
   });

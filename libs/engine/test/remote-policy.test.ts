@@ -1,6 +1,17 @@
-import { checkRemote, checkRemoteSyntax, isPrivateAddress, parseAllowedHosts, pinnedGitConfig, RemoteRefusal, type RemotePolicy } from '../src/remote/policy';
+import {
+  checkRemote,
+  checkRemoteSyntax,
+  isPrivateAddress,
+  parseAllowedHosts,
+  pinnedGitConfig,
+  RemoteRefusal,
+  type RemotePolicy,
+} from '../src/remote/policy';
 
-const policy: RemotePolicy = { hosts: parseAllowedHosts('github.com,git.example.org:8443,http://mirror.internal:8080'), allowPrivateAddresses: false };
+const policy: RemotePolicy = {
+  hosts: parseAllowedHosts('github.com,git.example.org:8443,http://mirror.internal:8080'),
+  allowPrivateAddresses: false,
+};
 const codeOf = (fn: () => unknown) => {
   try {
     fn();
@@ -60,16 +71,38 @@ describe('URL syntax and allowlist (no network)', () => {
 });
 
 describe('address checks', () => {
-  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', 'not-an-ip'])('%s is private', (a) => {
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.0.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    '::ffff:127.0.0.1',
+    'not-an-ip',
+  ])('%s is private', (a) => {
     expect(isPrivateAddress(a)).toBe(true);
   });
   it.each(['140.82.112.3', '8.8.8.8', '2606:4700::1111'])('%s is public', (a) => {
     expect(isPrivateAddress(a)).toBe(false);
   });
   it('refuses a public name that resolves to a private address, and pins git to the checked address', async () => {
-    await expect(checkRemote('https://github.com/a/b', policy, 'f', async () => ['127.0.0.1'])).rejects.toMatchObject({ code: 'REPOSITORY_NOT_ALLOWED' });
-    await expect(checkRemote('https://github.com/a/b', policy, 'f', async () => ['140.82.112.3', '10.0.0.1'])).rejects.toMatchObject({ code: 'REPOSITORY_NOT_ALLOWED' });
-    await expect(checkRemote('https://github.com/a/b', policy, 'f', async () => { throw new Error('nxdomain'); })).rejects.toMatchObject({ code: 'REPOSITORY_UNREACHABLE' });
+    await expect(checkRemote('https://github.com/a/b', policy, 'f', async () => ['127.0.0.1'])).rejects.toMatchObject({
+      code: 'REPOSITORY_NOT_ALLOWED',
+    });
+    await expect(checkRemote('https://github.com/a/b', policy, 'f', async () => ['140.82.112.3', '10.0.0.1'])).rejects.toMatchObject({
+      code: 'REPOSITORY_NOT_ALLOWED',
+    });
+    await expect(
+      checkRemote('https://github.com/a/b', policy, 'f', async () => {
+        throw new Error('nxdomain');
+      }),
+    ).rejects.toMatchObject({ code: 'REPOSITORY_UNREACHABLE' });
     const ok = await checkRemote('https://github.com/a/b', policy, 'f', async () => ['140.82.112.3']);
     const cfg = pinnedGitConfig(ok);
     expect(cfg).toContain('http.curloptResolve=github.com:443:140.82.112.3');

@@ -5,21 +5,51 @@ import { rawWalkAvailable, tokenizeTreeSitter, walkMode } from '../src/tokenize/
 
 // Same program per language, written twice: different identifiers and formatting.
 const PAIRS: Record<string, [string, string]> = {
-  javascript: ['function sum(list) {\n  let total = 0;\n  for (const x of list) { total += x * 2; }\n  return total; // done\n}', 'function addAll(items){let acc=0\nfor(const v of items){acc+=v*2}\nreturn acc}'],
-  typescript: ['function sum(list: number[]): number {\n  let total = 0;\n  for (const x of list) total += x;\n  return total;\n}', 'function f(a: number[]): number { let b = 0; for (const c of a) b += c; return b; }'],
-  python: ['def sum_all(values):\n    total = 0\n    for v in values:\n        total += v * 2  # twice\n    return total\n', 'def f(xs):\n  acc = 0\n  for y in xs:\n    acc += y * 2\n  return acc\n'],
-  go: ['package main\nfunc Sum(list []int) int {\n\ttotal := 0\n\tfor _, x := range list {\n\t\ttotal += x\n\t}\n\treturn total\n}', 'package main\nfunc Add(xs []int) int { acc := 0; for _, v := range xs { acc += v }; return acc }'],
-  java: ['class A { int sum(int[] list) { int total = 0; for (int x : list) { total += x; } return total; } }', 'class B {\n  int add(int[] xs) {\n    int acc = 0;\n    for (int v : xs) {\n      acc += v;\n    }\n    return acc;\n  }\n}'],
-  c: ['int sum(int *list, int n) { int total = 0; for (int i = 0; i < n; i++) total += list[i]; return total; }', 'int add(int *xs, int len)\n{\n    int acc = 0;\n    for (int j = 0; j < len; j++)\n        acc += xs[j];\n    return acc;\n}'],
-  cpp: ['template <class T> T sum(std::vector<T> v) { T t{}; for (auto& x : v) t += x; return t; }', 'template <class U>\nU add(std::vector<U> xs)\n{\n  U acc{};\n  for (auto& y : xs)\n    acc += y;\n  return acc;\n}'],
-  rust: ['fn sum(list: &[i32]) -> i32 { let mut total = 0; for x in list { total += x; } total }', 'fn add(xs: &[i32]) -> i32 {\n    let mut acc = 0;\n    for v in xs {\n        acc += v;\n    }\n    acc\n}'],
-  solidity: ['contract A { function sum(uint[] memory list) public pure returns (uint t) { for (uint i = 0; i < list.length; i++) { t += list[i]; } } }', 'contract B {\n  function add(uint[] memory xs) public pure returns (uint acc) {\n    for (uint j = 0; j < xs.length; j++) {\n      acc += xs[j];\n    }\n  }\n}'],
+  javascript: [
+    'function sum(list) {\n  let total = 0;\n  for (const x of list) { total += x * 2; }\n  return total; // done\n}',
+    'function addAll(items){let acc=0\nfor(const v of items){acc+=v*2}\nreturn acc}',
+  ],
+  typescript: [
+    'function sum(list: number[]): number {\n  let total = 0;\n  for (const x of list) total += x;\n  return total;\n}',
+    'function f(a: number[]): number { let b = 0; for (const c of a) b += c; return b; }',
+  ],
+  python: [
+    'def sum_all(values):\n    total = 0\n    for v in values:\n        total += v * 2  # twice\n    return total\n',
+    'def f(xs):\n  acc = 0\n  for y in xs:\n    acc += y * 2\n  return acc\n',
+  ],
+  go: [
+    'package main\nfunc Sum(list []int) int {\n\ttotal := 0\n\tfor _, x := range list {\n\t\ttotal += x\n\t}\n\treturn total\n}',
+    'package main\nfunc Add(xs []int) int { acc := 0; for _, v := range xs { acc += v }; return acc }',
+  ],
+  java: [
+    'class A { int sum(int[] list) { int total = 0; for (int x : list) { total += x; } return total; } }',
+    'class B {\n  int add(int[] xs) {\n    int acc = 0;\n    for (int v : xs) {\n      acc += v;\n    }\n    return acc;\n  }\n}',
+  ],
+  c: [
+    'int sum(int *list, int n) { int total = 0; for (int i = 0; i < n; i++) total += list[i]; return total; }',
+    'int add(int *xs, int len)\n{\n    int acc = 0;\n    for (int j = 0; j < len; j++)\n        acc += xs[j];\n    return acc;\n}',
+  ],
+  cpp: [
+    'template <class T> T sum(std::vector<T> v) { T t{}; for (auto& x : v) t += x; return t; }',
+    'template <class U>\nU add(std::vector<U> xs)\n{\n  U acc{};\n  for (auto& y : xs)\n    acc += y;\n  return acc;\n}',
+  ],
+  rust: [
+    'fn sum(list: &[i32]) -> i32 { let mut total = 0; for x in list { total += x; } total }',
+    'fn add(xs: &[i32]) -> i32 {\n    let mut acc = 0;\n    for v in xs {\n        acc += v;\n    }\n    acc\n}',
+  ],
+  solidity: [
+    'contract A { function sum(uint[] memory list) public pure returns (uint t) { for (uint i = 0; i < list.length; i++) { t += list[i]; } } }',
+    'contract B {\n  function add(uint[] memory xs) public pure returns (uint acc) {\n    for (uint j = 0; j < xs.length; j++) {\n      acc += xs[j];\n    }\n  }\n}',
+  ],
 };
 
 describe('tokenize', () => {
-  it.each(['javascript', 'typescript', 'tsx', 'python', 'go', 'java', 'c', 'cpp', 'rust', 'solidity'])('loads the tree-sitter grammar for %s', async (lang) => {
-    expect(await grammarLoads(lang)).toBe(true);
-  });
+  it.each(['javascript', 'typescript', 'tsx', 'python', 'go', 'java', 'c', 'cpp', 'rust', 'solidity'])(
+    'loads the tree-sitter grammar for %s',
+    async (lang) => {
+      expect(await grammarLoads(lang)).toBe(true);
+    },
+  );
 
   it('uses the grammar, not the generic lexer (arrow functions are one token "=>")', async () => {
     const t = await tokenize('javascript', 'const f = (a) => a;');
@@ -68,7 +98,13 @@ describe('tokenize', () => {
 describe('tree-sitter walk through the raw cursor exports', () => {
   // The raw walk must give exactly the stream of the library's public TreeCursor API.
   const samples: [string, string][] = [
-    ...Object.entries(PAIRS).flatMap(([lang, [a, b]]) => [[lang, a], [lang, b]] as [string, string][]),
+    ...Object.entries(PAIRS).flatMap(
+      ([lang, [a, b]]) =>
+        [
+          [lang, a],
+          [lang, b],
+        ] as [string, string][],
+    ),
     ['typescript', readFileSync(join(__dirname, '..', 'src', 'compare', 'index.ts'), 'utf8')],
     ['javascript', 'const t = `multi\n${line} template`;\n/* block\n comment */ let r = /a[b]+/g;\nfunction broken( { return [1, 2\n'],
     ['python', 'def f(:\n    """doc\n    string"""\n    return {"k": [1, 2'],

@@ -6,22 +6,33 @@ import type { Fingerprints, LanguageItem } from '../src/types';
 
 function fp(items: [LanguageItem['kind'], string, string][]): Fingerprints {
   return {
-    commit: '0'.repeat(40), k: 23, window: 17, files: [], tests: [], manifests: [], totalTokens: 0,
+    commit: '0'.repeat(40),
+    k: 23,
+    window: 17,
+    files: [],
+    tests: [],
+    manifests: [],
+    totalTokens: 0,
     language: items.map(([kind, text, path], i) => ({ kind, text, path, line: i + 1 })),
   };
 }
 
 /** The misspelt words of a text, as the LANGUAGE layer finds them. */
-const misspellings = (text: string) => words(text).flatMap((word) => {
-  const correction = lookup(word);
-  return correction === undefined ? [] : [{ word, correction }];
-});
+const misspellings = (text: string) =>
+  words(text).flatMap((word) => {
+    const correction = lookup(word);
+    return correction === undefined ? [] : [{ word, correction }];
+  });
 
 /** The pinned list's ASCII typos, in file order, read the ordinary way. */
 function listedKeys(): string[] {
   const dir = dirname(require.resolve('@cspell/dict-en-common-misspellings/cspell-ext.json'));
-  const defs = JSON.parse(readFileSync(join(dir, 'dict', 'dict-en.json'), 'utf8')) as { dictionaryDefinitions: { suggestWords: string[] }[] };
-  return defs.dictionaryDefinitions[0]!.suggestWords.map((e) => e.slice(0, e.indexOf('->')).toLowerCase()).filter((k) => /^[a-z]+$/.test(k));
+  const defs = JSON.parse(readFileSync(join(dir, 'dict', 'dict-en.json'), 'utf8')) as {
+    dictionaryDefinitions: { suggestWords: string[] }[];
+  };
+  return defs.dictionaryDefinitions[0]!.suggestWords.map((e) => e.slice(0, e.indexOf('->')).toLowerCase()).filter((k) =>
+    /^[a-z]+$/.test(k),
+  );
 }
 
 describe('misspellings', () => {
@@ -30,7 +41,12 @@ describe('misspellings', () => {
   });
 
   it('finds listed misspellings, not abbreviations, locale variants or correct words', () => {
-    expect(misspellings('function recieveParamter(seperator) // occured twice').map((m) => m.word)).toEqual(['recieve', 'paramter', 'seperator', 'occured']);
+    expect(misspellings('function recieveParamter(seperator) // occured twice').map((m) => m.word)).toEqual([
+      'recieve',
+      'paramter',
+      'seperator',
+      'occured',
+    ]);
     expect(misspellings('impl args util config colour behaviour initialise cancelled referer')).toEqual([]);
     expect(misspellings('lenght')[0]!.correction).toBe('length');
   });
@@ -38,12 +54,23 @@ describe('misspellings', () => {
 
 describe('shared typos in the LANGUAGE layer', () => {
   it('reports a misspelling both sides make, once per word, with both locations', () => {
-    const o = fp([['COMMENT', 'make sure the buffer lenght is checked before we recieve', 'a.js'], ['IDENTIFIER', 'recieveAll', 'b.js']]);
-    const t = fp([['IDENTIFIER', 'totalLenght', 'x/y.ts'], ['COMMENT', 'unrelated words only here for the target side', 'z.ts']]);
+    const o = fp([
+      ['COMMENT', 'make sure the buffer lenght is checked before we recieve', 'a.js'],
+      ['IDENTIFIER', 'recieveAll', 'b.js'],
+    ]);
+    const t = fp([
+      ['IDENTIFIER', 'totalLenght', 'x/y.ts'],
+      ['COMMENT', 'unrelated words only here for the target side', 'z.ts'],
+    ]);
     const r = compareLanguage(o, t);
     const typos = r.items.filter((i) => i.kind === 'SHARED_TYPO');
     expect(typos).toHaveLength(1);
-    expect(typos[0]).toMatchObject({ layer: 'LANGUAGE', strength: 'MODERATE', origin: { path: 'a.js', startLine: 1 }, target: { path: 'x/y.ts', startLine: 1 } });
+    expect(typos[0]).toMatchObject({
+      layer: 'LANGUAGE',
+      strength: 'MODERATE',
+      origin: { path: 'a.js', startLine: 1 },
+      target: { path: 'x/y.ts', startLine: 1 },
+    });
     expect(typos[0]!.detail).toContain('"lenght"');
     expect(Number(r.score)).toBeGreaterThan(0);
   });

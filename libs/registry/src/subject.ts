@@ -54,9 +54,7 @@ function checkBytes32(value: string, name: string): Hex {
 /** factKey = uint256(keccak256(abi.encode(uint256 templateId, bytes32 subjectHash))). */
 export function factKeyOf(templateId: BigIntish, subjectHash: Hex | string): bigint {
   const id = toUint256(templateId, 'templateId');
-  return BigInt(
-    keccak256(encodeAbiParameters([{ type: 'uint256' }, { type: 'bytes32' }], [id, checkBytes32(subjectHash, 'subjectHash')])),
-  );
+  return BigInt(keccak256(encodeAbiParameters([{ type: 'uint256' }, { type: 'bytes32' }], [id, checkBytes32(subjectHash, 'subjectHash')])));
 }
 
 /** factKeyOf as the decimal string the public API uses for identifiers. */

@@ -67,9 +67,8 @@ describe('deployment and ownership', () => {
 
 describe('EIP-712 domain (EIP-5267)', () => {
   test('eip712Domain() returns name, version, chainId and this contract', async () => {
-    const [fields, name, version, chainId, verifyingContract, salt, extensions] = await read<
-      readonly [string, string, string, bigint, string, string, readonly bigint[]]
-    >('eip712Domain');
+    const [fields, name, version, chainId, verifyingContract, salt, extensions] =
+      await read<readonly [string, string, string, bigint, string, string, readonly bigint[]]>('eip712Domain');
     expect(fields).toBe('0x0f');
     expect(name).toBe('LineageRegistry');
     expect(version).toBe('1');
@@ -192,7 +191,14 @@ describe('policies', () => {
     expect(v2).toBe(v1 + 1n);
     expect(await read('policyCount')).toBe(v2);
     expect(await read('latestPolicyOf', [family])).toBe(v2);
-    expect(await read('getPolicy', [v1])).toEqual({ family, bond: 5n, version: 1n, liveness: 60n, resolver: c.addr(RESOLVER), freshness: 600n });
+    expect(await read('getPolicy', [v1])).toEqual({
+      family,
+      bond: 5n,
+      version: 1n,
+      liveness: 60n,
+      resolver: c.addr(RESOLVER),
+      freshness: 600n,
+    });
   });
 
   test('getPolicy refuses unknown ids', async () => {

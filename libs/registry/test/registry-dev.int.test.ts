@@ -59,16 +59,26 @@ test('deployDev deploys, registers the defaults and assertDev asserts a pair', a
   const asserted = await assertDev({ rpcUrl: anvil.rpcUrl, address: deployed.address, pair, outcome: 'TRUE', manifestHash });
   expect(asserted.factKey).toBe(lineageFactKey(1n, pair));
   expect(asserted.factKey).toBe(factKeyOf(1n, asserted.subjectHash));
-  const fact = await publicClient.readContract({ address: deployed.address, abi: registryAbi, functionName: 'getFact', args: [asserted.factKey] });
+  const fact = await publicClient.readContract({
+    address: deployed.address,
+    abi: registryAbi,
+    functionName: 'getFact',
+    args: [asserted.factKey],
+  });
   expect(fact).toMatchObject({ assertionId: asserted.assertionId, status: 1, outcome: 1, manifestHash });
 
   // The first deployment by dev account 0 lands at the address the pinned
   // digest was computed for: the contract's own digest equals the pinned one.
   expect(deployed.address).toBe(PINNED_INPUT.domain.verifyingContract);
   const typed = buildChallengeTypedData(PINNED_INPUT);
-  expect(await publicClient.readContract({ address: deployed.address, abi: registryAbi, functionName: 'challengeDigest', args: [typed.message] })).toBe(
-    PINNED_DIGEST,
-  );
+  expect(
+    await publicClient.readContract({
+      address: deployed.address,
+      abi: registryAbi,
+      functionName: 'challengeDigest',
+      args: [typed.message],
+    }),
+  ).toBe(PINNED_DIGEST);
   expect(asserted.factKey.toString()).toBe(PINNED_FACT_KEY);
 
   // readFact: enums as strings, null for unresolved ids; at the finalized block (two behind) the fact is not there yet.

@@ -174,14 +174,15 @@ describe('assertFact', () => {
 
   test('one unresolved assertion per fact: refused while asserted or challenged, allowed once resolved', async () => {
     const a = await assertNew();
-    expect(await revertOf(c.write(ASSERTER, 'assertFact', [c.templateId, a.subjectHash, TRUE, manifestHash('2'), c.policyId], BOND))).toEqual({
+    expect(
+      await revertOf(c.write(ASSERTER, 'assertFact', [c.templateId, a.subjectHash, TRUE, manifestHash('2'), c.policyId], BOND)),
+    ).toEqual({
       errorName: 'AssertionPending',
       args: [a.factKey, a.assertionId],
     });
     await c.write(CHALLENGER, 'challenge', [a.assertionId, 1n, manifestHash('e'), manifestHash('r')], BOND);
     expect(
-      (await revertOf(c.write(STRANGER, 'assertFact', [c.templateId, a.subjectHash, TRUE, manifestHash('2'), c.policyId], BOND)))
-        .errorName,
+      (await revertOf(c.write(STRANGER, 'assertFact', [c.templateId, a.subjectHash, TRUE, manifestHash('2'), c.policyId], BOND))).errorName,
     ).toBe('AssertionPending');
     await c.write(RESOLVER, 'resolve', [a.assertionId, TRUE]);
 
@@ -378,9 +379,16 @@ describe('resolve', () => {
         resolvedBy: c.addr(RESOLVER),
       },
     });
-    expect(credited).toEqual({ eventName: 'BondCredited', args: { account: c.addr(ASSERTER), assertionId: a.assertionId, amount: BOND * 2n } });
+    expect(credited).toEqual({
+      eventName: 'BondCredited',
+      args: { account: c.addr(ASSERTER), assertionId: a.assertionId, amount: BOND * 2n },
+    });
     expect(await read('withdrawable', [c.addr(ASSERTER)])).toBe(before + BOND * 2n);
-    expect(await read('getFact', [a.factKey])).toMatchObject({ status: RESOLVED, outcome: TRUE, resolutionId: resolved?.args.resolutionId });
+    expect(await read('getFact', [a.factKey])).toMatchObject({
+      status: RESOLVED,
+      outcome: TRUE,
+      resolutionId: resolved?.args.resolutionId,
+    });
     expect(await revertOf(c.write(RESOLVER, 'resolve', [a.assertionId, TRUE]))).toEqual({
       errorName: 'NotChallenged',
       args: [a.assertionId, RESOLVED],
@@ -450,7 +458,14 @@ describe('withdraw', () => {
     expect(await read('withdrawable', [rejecter])).toBe(BOND);
 
     const failure = await revertOf(
-      wallet.writeContract({ address: rejecter, abi: bothAbis, functionName: 'withdraw', args: [c.address], account: wallet.account, chain: foundry }),
+      wallet.writeContract({
+        address: rejecter,
+        abi: bothAbis,
+        functionName: 'withdraw',
+        args: [c.address],
+        account: wallet.account,
+        chain: foundry,
+      }),
     );
     expect(failure).toEqual({ errorName: 'WithdrawFailed', args: [] });
     expect(await read('withdrawable', [rejecter])).toBe(BOND);
@@ -469,7 +484,14 @@ describe('policy immutability', () => {
     expect(await read('latestPolicyOf', [family])).toBe(v2);
 
     expect(await read('getAssertion', [a.assertionId])).toMatchObject({ policyId: v1, expiresAt: a.assertedAt + 100n });
-    expect(await read('getPolicy', [v1])).toEqual({ family, bond: 0n, version: 1n, liveness: 100n, resolver: c.addr(RESOLVER), freshness: 1000n });
+    expect(await read('getPolicy', [v1])).toEqual({
+      family,
+      bond: 0n,
+      version: 1n,
+      liveness: 100n,
+      resolver: c.addr(RESOLVER),
+      freshness: 1000n,
+    });
     // v1's bond (zero), not v2's, is what a challenge must post.
     expect(await revertOf(c.write(CHALLENGER, 'challenge', [a.assertionId, 1n, manifestHash('e'), manifestHash('r')], 1n))).toEqual({
       errorName: 'WrongBond',

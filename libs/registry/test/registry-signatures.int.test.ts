@@ -130,9 +130,9 @@ describe('digests agree with the contract', () => {
       targetUrl: 'https://gitlab.com/group/target',
       targetCommit: '0123456789abcdef0123456789abcdef01234567',
     };
-    expect(
-      await read('lineageSubjectHash', [pair.originUrl, `0x${pair.originCommit}`, pair.targetUrl, `0x${pair.targetCommit}`]),
-    ).toBe(lineageSubjectHash(pair));
+    expect(await read('lineageSubjectHash', [pair.originUrl, `0x${pair.originCommit}`, pair.targetUrl, `0x${pair.targetCommit}`])).toBe(
+      lineageSubjectHash(pair),
+    );
   });
 });
 
@@ -223,7 +223,7 @@ describe('challengeWithSig', () => {
     expect((await revertOf(relay(tampered, signature))).errorName).toBe('WrongSigner');
   });
 
-  test("the malleable twin of a valid signature (high s) is refused", async () => {
+  test('the malleable twin of a valid signature (high s) is refused', async () => {
     const a = await assertNew();
     const typed = await prepare(a);
     const { r, s, v } = splitSignature(await challengerAccount.signTypedData(typed));

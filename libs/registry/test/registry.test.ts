@@ -31,7 +31,6 @@ import {
 } from '@lineage/registry';
 import { PINNED_DIGEST, PINNED_FACT_KEY, PINNED_INPUT, PINNED_PAIR, PINNED_SUBJECT } from './support/pinned';
 
-
 describe('subject hash and fact key', () => {
   test('pinned lineage subjectHash and factKey', () => {
     expect(lineageSubjectHash(PINNED_PAIR)).toBe(PINNED_SUBJECT);
@@ -155,7 +154,10 @@ describe('EIP-712 challenge', () => {
       { ...base, domain: { ...base.domain, name: 'Other' } },
       { ...base, domain: { ...base.domain, version: '2' } },
       { ...base, domain: { ...base.domain, verifyingContract: '0x0000000000000000000000000000000000000001' as const } },
-      ...(['factKey', 'caseId', 'nonce', 'deadline'] as const).map((k) => ({ ...base, message: { ...base.message, [k]: base.message[k] + 1n } })),
+      ...(['factKey', 'caseId', 'nonce', 'deadline'] as const).map((k) => ({
+        ...base,
+        message: { ...base.message, [k]: base.message[k] + 1n },
+      })),
       ...(['manifestHash', 'evidenceDigest', 'rationaleHash'] as const).map((k) => ({
         ...base,
         message: { ...base.message, [k]: `0x${'11'.repeat(32)}` as Hex },
@@ -172,11 +174,15 @@ describe('EIP-712 challenge', () => {
     for (const nonce of bad) {
       expect(() => buildChallengeTypedData({ ...PINNED_INPUT, message: { ...PINNED_INPUT.message, nonce } })).toThrow();
     }
-    expect(() => buildChallengeTypedData({ ...PINNED_INPUT, domain: { ...PINNED_INPUT.domain, chainId: 31337 as unknown as string } })).toThrow(
+    expect(() =>
+      buildChallengeTypedData({ ...PINNED_INPUT, domain: { ...PINNED_INPUT.domain, chainId: 31337 as unknown as string } }),
+    ).toThrow(TypeError);
+    expect(() => buildChallengeTypedData({ ...PINNED_INPUT, message: { ...PINNED_INPUT.message, manifestHash: '0x1234' } })).toThrow(
       TypeError,
     );
-    expect(() => buildChallengeTypedData({ ...PINNED_INPUT, message: { ...PINNED_INPUT.message, manifestHash: '0x1234' } })).toThrow(TypeError);
-    expect(() => buildChallengeTypedData({ ...PINNED_INPUT, message: { ...PINNED_INPUT.message, challenger: '0x1234' } })).toThrow(TypeError);
+    expect(() => buildChallengeTypedData({ ...PINNED_INPUT, message: { ...PINNED_INPUT.message, challenger: '0x1234' } })).toThrow(
+      TypeError,
+    );
     expect(toUint256('115792089237316195423570985008687907853269984665640564039457584007913129639935')).toBe((1n << 256n) - 1n);
   });
 

@@ -14,12 +14,31 @@ export const DecimalId = z
   .refine((s) => !/^[1-9][0-9]{77}$/.test(s) || BigInt(s) <= UINT256_MAX, 'too_big')
   .openapi({ example: '4211' });
 /** Unix seconds as a decimal string. */
-export const Timestamp = z.string().regex(/^(0|[1-9][0-9]{0,15})$/, 'decimal_string').openapi({ example: '1763763900' });
-export const Commit = z.string().regex(/^[0-9a-f]{40}$/, 'commit_sha').openapi({ example: 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3' });
-export const Hash32 = z.string().regex(/^0x[0-9a-f]{64}$/, 'hash32').openapi({ example: '0x' + 'ab'.repeat(32) });
-export const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'address').openapi({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
+export const Timestamp = z
+  .string()
+  .regex(/^(0|[1-9][0-9]{0,15})$/, 'decimal_string')
+  .openapi({ example: '1763763900' });
+export const Commit = z
+  .string()
+  .regex(/^[0-9a-f]{40}$/, 'commit_sha')
+  .openapi({ example: 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3' });
+export const Hash32 = z
+  .string()
+  .regex(/^0x[0-9a-f]{64}$/, 'hash32')
+  .openapi({ example: '0x' + 'ab'.repeat(32) });
+export const Address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'address')
+  .openapi({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
 
-export const VERDICTS = ['INDEPENDENT', 'SHARED_UPSTREAM', 'DECLARED_FORK', 'LIKELY_DERIVED', 'HEAVILY_DERIVED', 'INSUFFICIENT_EVIDENCE'] as const;
+export const VERDICTS = [
+  'INDEPENDENT',
+  'SHARED_UPSTREAM',
+  'DECLARED_FORK',
+  'LIKELY_DERIVED',
+  'HEAVILY_DERIVED',
+  'INSUFFICIENT_EVIDENCE',
+] as const;
 export const Verdict = z.enum(VERDICTS);
 export const Confidence = z.enum(['LOW', 'MEDIUM', 'HIGH']);
 export const Direction = z.enum(['ORIGIN_TO_TARGET', 'TARGET_TO_ORIGIN', 'NONE']);
@@ -36,7 +55,13 @@ export const StageName = z.enum(STAGE_NAMES);
 export const OUTCOMES = ['TRUE', 'FALSE', 'UNDETERMINED'] as const;
 export const Outcome = z.enum(OUTCOMES);
 export const FactStatus = z.enum(['ASSERTED', 'CHALLENGED', 'RESOLVED']);
-export const ACTIVITY_KINDS = ['TemplateRegistered', 'PolicyRegistered', 'FactAsserted', 'AssertionChallenged', 'AssertionResolved'] as const;
+export const ACTIVITY_KINDS = [
+  'TemplateRegistered',
+  'PolicyRegistered',
+  'FactAsserted',
+  'AssertionChallenged',
+  'AssertionResolved',
+] as const;
 export const ActivityKind = z.enum(ACTIVITY_KINDS);
 
 /**
@@ -47,10 +72,13 @@ export const Limit = z
   .preprocess((v) => (typeof v === 'string' && !/^[0-9]{1,6}$/.test(v) ? Number.NaN : v), z.coerce.number().int().min(1).max(100))
   .default(20);
 /** Opaque, signed keyset cursor; its content is the owning service's business. */
-export const Cursor = z.string().min(1).max(512).regex(/^[A-Za-z0-9_-]+$/, 'cursor');
+export const Cursor = z
+  .string()
+  .min(1)
+  .max(512)
+  .regex(/^[A-Za-z0-9_-]+$/, 'cursor');
 
-export const page = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+export const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 
 /** Query-string booleans: only the literal words, so `fresh=yes` is an error rather than a guess. */
 export const QueryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
@@ -59,8 +87,13 @@ export const QueryBoolean = z.enum(['true', 'false']).transform((v) => v === 'tr
  * Free text a client searches or filters with (search terms, repository and path filters): no control characters.
  * PostgreSQL's text cannot hold NUL, and no URL, path or verdict contains a control character. Issue `invalid_text`.
  */
-// eslint-disable-next-line no-control-regex -- refusing control characters is the point
-export const QueryText = (max: number) => z.string().min(1).max(max).regex(/^[^\x00-\x1f\x7f]*$/, 'text');
+export const QueryText = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+    .regex(/^[^\x00-\x1f\x7f]*$/, 'text');
 
 /** The query of a route that takes no parameters: any parameter is `unrecognized_key`, as elsewhere. */
 export const NoQuery = z.strictObject({});

@@ -22,7 +22,8 @@ export function errorCodesOf(route: PublicRoute): ErrorCode[] {
 }
 
 /** The error codes a route documents for one status (empty when it documents none). */
-export const documentedCodes = (route: PublicRoute, status: number): ErrorCode[] => errorCodesOf(route).filter((c) => ERROR_STATUS[c] === status);
+export const documentedCodes = (route: PublicRoute, status: number): ErrorCode[] =>
+  errorCodesOf(route).filter((c) => ERROR_STATUS[c] === status);
 
 /** Every status a route is documented to answer, successes first. */
 export function documentedStatuses(route: PublicRoute): number[] {
@@ -49,7 +50,10 @@ export function findRoute(method: string, path: string): PublicRoute | null {
   return routeMatchers.find(({ route, re }) => route.method === m && re.test(path))?.route ?? null;
 }
 
-const probeResponse = z.object({ status: z.enum(['ok', 'unready', 'stopping']), checks: z.record(z.string(), z.object({ ok: z.boolean(), detail: z.string().optional() })).optional() });
+const probeResponse = z.object({
+  status: z.enum(['ok', 'unready', 'stopping']),
+  checks: z.record(z.string(), z.object({ ok: z.boolean(), detail: z.string().optional() })).optional(),
+});
 
 const errorSchema = (codes: ErrorCode[]) =>
   z.object({
@@ -62,7 +66,9 @@ const errorSchema = (codes: ErrorCode[]) =>
   });
 
 const headerObjects = (headers: Record<string, string> | undefined) =>
-  headers ? Object.fromEntries(Object.entries(headers).map(([name, description]) => [name, { description, schema: { type: 'string' as const } }])) : undefined;
+  headers
+    ? Object.fromEntries(Object.entries(headers).map(([name, description]) => [name, { description, schema: { type: 'string' as const } }]))
+    : undefined;
 
 export function buildOpenApiDocument(opts: { version: string; serverUrl?: string }): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
@@ -113,7 +119,11 @@ export function buildOpenApiDocument(opts: { version: string; serverUrl?: string
   const generator = new OpenApiGeneratorV31(registry.definitions);
   return generator.generateDocument({
     openapi: '3.1.0',
-    info: { title: 'Lineage API', version: opts.version, description: 'Development lineage of two git repositories pinned at exact commits.' },
+    info: {
+      title: 'Lineage API',
+      version: opts.version,
+      description: 'Development lineage of two git repositories pinned at exact commits.',
+    },
     ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
   }) as unknown as Record<string, unknown>;
 }

@@ -48,8 +48,7 @@ export type Composition = 'manifest' | 'openapi';
 
 /** How a route is served: one request to a service's subject, or a gateway composition. */
 export type RouteCall =
-  | { subject: SubjectDef; request: (input: RouteInput) => unknown; reply?: (out: unknown) => RouteReply }
-  | { composition: Composition };
+  { subject: SubjectDef; request: (input: RouteInput) => unknown; reply?: (out: unknown) => RouteReply } | { composition: Composition };
 
 export interface PublicRoute {
   method: 'get' | 'post';
@@ -94,35 +93,71 @@ function viaSubject<
   return {
     ...route,
     // Safe: the gateway has validated params, query, body and headers against these very schemas.
-    call: { subject, request: request as (input: RouteInput) => unknown, ...(reply ? { reply: reply as (out: unknown) => RouteReply } : {}) },
+    call: {
+      subject,
+      request: request as (input: RouteInput) => unknown,
+      ...(reply ? { reply: reply as (out: unknown) => RouteReply } : {}),
+    },
   };
 }
 
-const json = (status: number, schema: z.ZodType, description = 'Success', headers?: Record<string, string>): SuccessResponse => ({ status, description, schema, headers });
+const json = (status: number, schema: z.ZodType, description = 'Success', headers?: Record<string, string>): SuccessResponse => ({
+  status,
+  description,
+  schema,
+  headers,
+});
 const location = { Location: 'The analysis: `/api/v1/analyses/{id}`' };
 
 /** `Idempotency-Key`: printable ASCII without spaces. */
 const IdempotencyHeaders = z.object({
-  'Idempotency-Key': z.string().regex(/^[\x21-\x7e]{1,128}$/).optional().openapi({ description: 'Replays the first response for the same key and body; a different body with the same key is refused' }),
+  'Idempotency-Key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,128}$/)
+    .optional()
+    .openapi({ description: 'Replays the first response for the same key and body; a different body with the same key is refused' }),
 });
 
 /** Every public route. */
 export const publicRoutes: PublicRoute[] = [
   viaSubject(
     {
-      method: 'post', path: '/api/v1/repositories/validate', summary: 'Validate both repositories and pin their commits', query: NoQuery, body: A.ValidateRequest, auth: 'key',
+      method: 'post',
+      path: '/api/v1/repositories/validate',
+      summary: 'Validate both repositories and pin their commits',
+      query: NoQuery,
+      body: A.ValidateRequest,
+      auth: 'key',
       ok: [json(200, A.ValidateResponse)],
-      codes: ['REPOSITORY_NOT_ALLOWED', 'REPOSITORY_UNREACHABLE', 'REF_NOT_FOUND', 'COMMIT_NOT_FOUND', 'REPOSITORY_TOO_LARGE', 'REPOSITORY_UNREADABLE'],
+      codes: [
+        'REPOSITORY_NOT_ALLOWED',
+        'REPOSITORY_UNREACHABLE',
+        'REF_NOT_FOUND',
+        'COMMIT_NOT_FOUND',
+        'REPOSITORY_TOO_LARGE',
+        'REPOSITORY_UNREADABLE',
+      ],
     },
     subjects.analysis.validate,
     ({ body }) => body,
   ),
   viaSubject(
     {
-      method: 'post', path: '/api/v1/analyses', summary: 'Create a durable analysis for a pinned pair', query: NoQuery, headers: IdempotencyHeaders, body: A.CreateAnalysisRequest, auth: 'key',
+      method: 'post',
+      path: '/api/v1/analyses',
+      summary: 'Create a durable analysis for a pinned pair',
+      query: NoQuery,
+      headers: IdempotencyHeaders,
+      body: A.CreateAnalysisRequest,
+      auth: 'key',
       ok: [
         json(202, A.CreateAnalysisResponse, 'Created (`created: true`, with the cancel token)', location),
-        json(200, A.CreateAnalysisResponse, 'The same pinned pair and engine version already has a live or completed analysis: that one (`created: false`, `cancelToken: null`)', location),
+        json(
+          200,
+          A.CreateAnalysisResponse,
+          'The same pinned pair and engine version already has a live or completed analysis: that one (`created: false`, `cancelToken: null`)',
+          location,
+        ),
       ],
       codes: ['REPOSITORY_NOT_ALLOWED', 'QUEUE_FULL'],
     },
@@ -132,7 +167,11 @@ export const publicRoutes: PublicRoute[] = [
   ),
   viaSubject(
     {
-      method: 'get', path: '/api/v1/analyses/{id}', summary: 'Real pipeline progress', params: A.AnalysisIdParams, query: NoQuery,
+      method: 'get',
+      path: '/api/v1/analyses/{id}',
+      summary: 'Real pipeline progress',
+      params: A.AnalysisIdParams,
+      query: NoQuery,
       ok: [json(200, z.object({ analysis: A.Analysis }))],
       codes: ['ANALYSIS_NOT_FOUND'],
     },
@@ -141,7 +180,14 @@ export const publicRoutes: PublicRoute[] = [
   ),
   viaSubject(
     {
-      method: 'post', path: '/api/v1/analyses/{id}/cancel', summary: 'Request cancellation at the next stage boundary', params: A.AnalysisIdParams, query: NoQuery, body: EmptyBody, bodyRequired: false, auth: 'bearer',
+      method: 'post',
+      path: '/api/v1/analyses/{id}/cancel',
+      summary: 'Request cancellation at the next stage boundary',
+      params: A.AnalysisIdParams,
+      query: NoQuery,
+      body: EmptyBody,
+      bodyRequired: false,
+      auth: 'bearer',
       ok: [json(202, A.CancelResponse)],
       codes: ['ANALYSIS_NOT_FOUND', 'FORBIDDEN', 'ANALYSIS_FINISHED'],
     },
@@ -149,77 +195,148 @@ export const publicRoutes: PublicRoute[] = [
     ({ params, bearer, caller }) => ({ id: params.id, bearer, caller }),
   ),
   {
-    method: 'get', path: '/api/v1/analyses/{id}/manifest', summary: 'The canonical evidence manifest (RFC 8785 bytes, ETag = hash)', params: A.AnalysisIdParams, query: NoQuery,
+    method: 'get',
+    path: '/api/v1/analyses/{id}/manifest',
+    summary: 'The canonical evidence manifest (RFC 8785 bytes, ETag = hash)',
+    params: A.AnalysisIdParams,
+    query: NoQuery,
     ok: [
-      json(200, z.record(z.string(), z.unknown()), 'The manifest\'s exact bytes', { ETag: 'The manifest hash, quoted: `"0x…"`' }),
-      { status: 304, description: 'Not modified: `If-None-Match` named the current ETag', schema: null, headers: { ETag: 'The manifest hash, quoted' } },
+      json(200, z.record(z.string(), z.unknown()), "The manifest's exact bytes", { ETag: 'The manifest hash, quoted: `"0x…"`' }),
+      {
+        status: 304,
+        description: 'Not modified: `If-None-Match` named the current ETag',
+        schema: null,
+        headers: { ETag: 'The manifest hash, quoted' },
+      },
     ],
     codes: ['ANALYSIS_NOT_FOUND', 'MANIFEST_NOT_READY', 'ANALYSIS_CANCELLED', 'ANALYSIS_FAILED'],
     // Read in chunks from `subjects.analysis.manifest` (a manifest can outgrow one NATS message).
     call: { composition: 'manifest' },
   },
   viaSubject(
-    { method: 'get', path: '/api/v1/cases', summary: 'Bounded page of public cases, newest first', query: C.CaseListQuery, ok: [json(200, C.CaseList)], codes: [] },
+    {
+      method: 'get',
+      path: '/api/v1/cases',
+      summary: 'Bounded page of public cases, newest first',
+      query: C.CaseListQuery,
+      ok: [json(200, C.CaseList)],
+      codes: [],
+    },
     subjects.cases.list,
     ({ query }) => query,
   ),
   viaSubject(
-    { method: 'get', path: '/api/v1/cases/{id}', summary: 'The full case report', params: C.CaseIdParams, query: NoQuery, ok: [json(200, C.CaseResponse)], codes: ['CASE_NOT_FOUND'] },
+    {
+      method: 'get',
+      path: '/api/v1/cases/{id}',
+      summary: 'The full case report',
+      params: C.CaseIdParams,
+      query: NoQuery,
+      ok: [json(200, C.CaseResponse)],
+      codes: ['CASE_NOT_FOUND'],
+    },
     subjects.cases.get,
     ({ params }) => params,
   ),
   viaSubject(
     {
-      method: 'get', path: '/api/v1/cases/{id}/evidence', summary: 'Filterable evidence with facets', params: C.CaseIdParams, query: C.EvidenceQuery,
-      ok: [json(200, C.EvidencePage)], codes: ['CASE_NOT_FOUND'],
+      method: 'get',
+      path: '/api/v1/cases/{id}/evidence',
+      summary: 'Filterable evidence with facets',
+      params: C.CaseIdParams,
+      query: C.EvidenceQuery,
+      ok: [json(200, C.EvidencePage)],
+      codes: ['CASE_NOT_FOUND'],
     },
     subjects.cases.evidence,
     ({ params, query }) => ({ ...query, ...params }),
   ),
   viaSubject(
     {
-      method: 'post', path: '/api/v1/cases/{id}/challenge-preparation', summary: 'EIP-712 payload for the challenger\'s wallet to sign', params: C.CaseIdParams, query: NoQuery, body: C.ChallengePreparationRequest, auth: 'key',
-      ok: [json(200, C.ChallengePreparationResponse)], codes: ['CASE_NOT_FOUND', 'FACT_NOT_CHALLENGEABLE', 'CHAIN_UNAVAILABLE'],
+      method: 'post',
+      path: '/api/v1/cases/{id}/challenge-preparation',
+      summary: "EIP-712 payload for the challenger's wallet to sign",
+      params: C.CaseIdParams,
+      query: NoQuery,
+      body: C.ChallengePreparationRequest,
+      auth: 'key',
+      ok: [json(200, C.ChallengePreparationResponse)],
+      codes: ['CASE_NOT_FOUND', 'FACT_NOT_CHALLENGEABLE', 'CHAIN_UNAVAILABLE'],
     },
     subjects.cases.challengePrepare,
     ({ params, body }) => ({ id: params.id, body }),
   ),
   viaSubject(
-    { method: 'get', path: '/api/v1/search', summary: 'Search by repository, case id or verdict', query: C.SearchQuery, ok: [json(200, C.SearchResults)], codes: [] },
+    {
+      method: 'get',
+      path: '/api/v1/search',
+      summary: 'Search by repository, case id or verdict',
+      query: C.SearchQuery,
+      ok: [json(200, C.SearchResults)],
+      codes: [],
+    },
     subjects.cases.search,
     ({ query }) => query,
   ),
   viaSubject(
-    { method: 'get', path: '/api/v1/chain/contract', summary: 'Where the registry lives and what it can do', query: NoQuery, ok: [json(200, F.ChainContract)], codes: [] },
+    {
+      method: 'get',
+      path: '/api/v1/chain/contract',
+      summary: 'Where the registry lives and what it can do',
+      query: NoQuery,
+      ok: [json(200, F.ChainContract)],
+      codes: [],
+    },
     subjects.chain.contract,
     () => ({}),
   ),
   viaSubject(
     {
-      method: 'get', path: '/api/v1/facts/{factKey}', summary: 'One fact from the projection, or `source=chain` for direct reads at the finalized and head blocks compared with it', params: F.FactKeyParams, query: F.FactGetQuery,
-      ok: [json(200, z.union([F.FactResponse, F.ChainFactResponse]))], codes: ['FACT_NOT_FOUND', 'INDEXER_BEHIND', 'CHAIN_UNAVAILABLE'],
+      method: 'get',
+      path: '/api/v1/facts/{factKey}',
+      summary: 'One fact from the projection, or `source=chain` for direct reads at the finalized and head blocks compared with it',
+      params: F.FactKeyParams,
+      query: F.FactGetQuery,
+      ok: [json(200, z.union([F.FactResponse, F.ChainFactResponse]))],
+      codes: ['FACT_NOT_FOUND', 'INDEXER_BEHIND', 'CHAIN_UNAVAILABLE'],
     },
     subjects.facts.read,
     ({ params, query }) => ({ ...query, ...params }),
   ),
   viaSubject(
     {
-      method: 'get', path: '/api/v1/facts', summary: 'Facts filtered by outcome and freshness; `source=chain` reads each from the chain at its finalized block', query: F.FactListQuery,
-      ok: [json(200, z.union([F.FactList, F.ChainFactList]))], codes: ['INDEXER_BEHIND', 'CHAIN_UNAVAILABLE'],
+      method: 'get',
+      path: '/api/v1/facts',
+      summary: 'Facts filtered by outcome and freshness; `source=chain` reads each from the chain at its finalized block',
+      query: F.FactListQuery,
+      ok: [json(200, z.union([F.FactList, F.ChainFactList]))],
+      codes: ['INDEXER_BEHIND', 'CHAIN_UNAVAILABLE'],
     },
     subjects.facts.readList,
     ({ query }) => query,
   ),
   viaSubject(
     {
-      method: 'get', path: '/api/v1/resolutions/{resolutionId}', summary: 'One resolution', params: F.ResolutionParams, query: F.ResolutionQuery,
-      ok: [json(200, F.ResolutionResponse)], codes: ['RESOLUTION_NOT_FOUND', 'INDEXER_BEHIND'],
+      method: 'get',
+      path: '/api/v1/resolutions/{resolutionId}',
+      summary: 'One resolution',
+      params: F.ResolutionParams,
+      query: F.ResolutionQuery,
+      ok: [json(200, F.ResolutionResponse)],
+      codes: ['RESOLUTION_NOT_FOUND', 'INDEXER_BEHIND'],
     },
     subjects.facts.resolution,
     ({ params, query }) => ({ ...query, ...params }),
   ),
   viaSubject(
-    { method: 'get', path: '/api/v1/policies', summary: 'Policies (immutable versions)', query: F.ListQuery, ok: [json(200, F.PolicyList)], codes: [] },
+    {
+      method: 'get',
+      path: '/api/v1/policies',
+      summary: 'Policies (immutable versions)',
+      query: F.ListQuery,
+      ok: [json(200, F.PolicyList)],
+      codes: [],
+    },
     subjects.facts.policies,
     ({ query }) => query,
   ),
@@ -229,17 +346,36 @@ export const publicRoutes: PublicRoute[] = [
     ({ query }) => query,
   ),
   viaSubject(
-    { method: 'get', path: '/api/v1/activity', summary: 'Every registry event, newest first', query: F.ActivityQuery, ok: [json(200, F.ActivityList)], codes: [] },
+    {
+      method: 'get',
+      path: '/api/v1/activity',
+      summary: 'Every registry event, newest first',
+      query: F.ActivityQuery,
+      ok: [json(200, F.ActivityList)],
+      codes: [],
+    },
     subjects.facts.activity,
     ({ query }) => query,
   ),
   viaSubject(
-    { method: 'get', path: '/api/v1/protocol', summary: 'Chain, registry and indexer state', query: NoQuery, ok: [json(200, F.Protocol)], codes: [] },
+    {
+      method: 'get',
+      path: '/api/v1/protocol',
+      summary: 'Chain, registry and indexer state',
+      query: NoQuery,
+      ok: [json(200, F.Protocol)],
+      codes: [],
+    },
     subjects.facts.protocol,
     () => ({}),
   ),
   {
-    method: 'get', path: '/api/v1/openapi.json', summary: 'This document', query: NoQuery, ok: [json(200, z.record(z.string(), z.unknown()))], codes: [],
+    method: 'get',
+    path: '/api/v1/openapi.json',
+    summary: 'This document',
+    query: NoQuery,
+    ok: [json(200, z.record(z.string(), z.unknown()))],
+    codes: [],
     call: { composition: 'openapi' },
   },
 ];

@@ -79,14 +79,30 @@ export interface MessageDef<S extends z.ZodType = z.ZodType> {
   msgId?: (payload: z.output<S>) => string;
 }
 
-const message = <S extends z.ZodType>(kind: MessageDef['kind'], stream: string, subject: string, schema: S, msgId?: (payload: z.output<S>) => string): MessageDef<S> => ({
-  kind, stream, subject, schema, ...(msgId ? { msgId } : {}),
+const message = <S extends z.ZodType>(
+  kind: MessageDef['kind'],
+  stream: string,
+  subject: string,
+  schema: S,
+  msgId?: (payload: z.output<S>) => string,
+): MessageDef<S> => ({
+  kind,
+  stream,
+  subject,
+  schema,
+  ...(msgId ? { msgId } : {}),
 });
 
 /** Every job and event on JetStream. */
 export const messages = {
   analysisJob: message('job', streams.jobs.name, streams.jobs.subjects[0], AnalysisJob, (j) => `analysis-${j.analysisId}`),
   analysisProgress: message('event', streams.events.name, eventSubjects.analysisProgress, AnalysisProgressEvent),
-  analysisCompleted: message('event', streams.events.name, eventSubjects.analysisCompleted, AnalysisCompletedEvent, (e) => `completed-${e.analysisId}`),
+  analysisCompleted: message(
+    'event',
+    streams.events.name,
+    eventSubjects.analysisCompleted,
+    AnalysisCompletedEvent,
+    (e) => `completed-${e.analysisId}`,
+  ),
   casePublished: message('event', streams.events.name, eventSubjects.casePublished, CasePublishedEvent, (e) => `case-${e.analysisId}`),
 } as const;

@@ -16,7 +16,12 @@ export interface SubjectDef<Req extends z.ZodType = z.ZodType, Res extends z.Zod
   response: Res;
 }
 
-const def = <Req extends z.ZodType, Res extends z.ZodType>(subject: string, queue: string, request: Req, response: Res): SubjectDef<Req, Res> => ({
+const def = <Req extends z.ZodType, Res extends z.ZodType>(
+  subject: string,
+  queue: string,
+  request: Req,
+  response: Res,
+): SubjectDef<Req, Res> => ({
   subject,
   queue,
   request,
@@ -24,7 +29,12 @@ const def = <Req extends z.ZodType, Res extends z.ZodType>(subject: string, queu
 });
 
 /** A caller's credential as the gateway saw it: hashed, never the raw key. */
-const Caller = z.object({ apiKeyHash: z.string().regex(/^[0-9a-f]{64}$/).nullable() });
+const Caller = z.object({
+  apiKeyHash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+});
 export type Caller = z.infer<typeof Caller>;
 
 export const subjects = {
@@ -49,7 +59,12 @@ export const subjects = {
       // Manifests can outgrow one NATS message: callers read it in chunks from `offset`.
       A.AnalysisIdParams.extend({ offset: z.number().int().nonnegative().default(0) }),
       // Bytes exactly as hashed, base64 so NATS JSON does not re-serialise them.
-      z.object({ manifestHash: Hash32, totalBytes: z.number().int().nonnegative(), offset: z.number().int().nonnegative(), bytesBase64: z.string() }),
+      z.object({
+        manifestHash: Hash32,
+        totalBytes: z.number().int().nonnegative(),
+        offset: z.number().int().nonnegative(),
+        bytesBase64: z.string(),
+      }),
     ),
     /** Lines of one file at one side's pinned commit, from the pipeline's repository cache (the case page's side-by-side view). */
     fragment: def('lineage.analysis.fragment', 'analysis-pipeline', Fr.FragmentRequest, Fr.FragmentResponse),
@@ -68,7 +83,12 @@ export const subjects = {
   },
   facts: {
     /** `GET /facts/{factKey}`: the projection's view, or with `source=chain` direct reads compared with it. */
-    read: def('lineage.facts.read', 'fact-indexer', F.FactKeyParams.extend(F.FactGetQuery.shape), z.union([F.FactResponse, F.ChainFactResponse])),
+    read: def(
+      'lineage.facts.read',
+      'fact-indexer',
+      F.FactKeyParams.extend(F.FactGetQuery.shape),
+      z.union([F.FactResponse, F.ChainFactResponse]),
+    ),
     /** `GET /facts`: the projection's page, or with `source=chain` each fact read from the chain at its finalized block. */
     readList: def('lineage.facts.read-list', 'fact-indexer', F.FactListQuery, z.union([F.FactList, F.ChainFactList])),
     get: def('lineage.facts.get', 'fact-indexer', F.FactKeyParams.extend({ minBlock: DecimalId.optional() }), F.FactResponse),
@@ -76,7 +96,12 @@ export const subjects = {
     // Served for gateways older than `read`/`readList` during a rolling upgrade; nothing in this version sends them.
     verify: def('lineage.facts.verify', 'fact-indexer', F.FactKeyParams, F.ChainFactResponse),
     verifyList: def('lineage.facts.verify-list', 'fact-indexer', F.FactListQuery, F.ChainFactList),
-    resolution: def('lineage.facts.resolution', 'fact-indexer', F.ResolutionParams.extend({ minBlock: DecimalId.optional() }), F.ResolutionResponse),
+    resolution: def(
+      'lineage.facts.resolution',
+      'fact-indexer',
+      F.ResolutionParams.extend({ minBlock: DecimalId.optional() }),
+      F.ResolutionResponse,
+    ),
     policies: def('lineage.facts.policies', 'fact-indexer', F.ListQuery, F.PolicyList),
     templates: def('lineage.facts.templates', 'fact-indexer', F.ListQuery, F.TemplateList),
     activity: def('lineage.facts.activity', 'fact-indexer', F.ActivityQuery, F.ActivityList),
@@ -99,10 +124,18 @@ export const subjects = {
     blocks: def(
       'lineage.chain.blocks',
       'chain-reader',
-      F.BlockRange.refine((r) => BigInt(r.toBlock) - BigInt(r.fromBlock) < BigInt(F.MAX_HEADERS_PER_REQUEST), { message: 'range_too_large', path: ['toBlock'] }),
+      F.BlockRange.refine((r) => BigInt(r.toBlock) - BigInt(r.fromBlock) < BigInt(F.MAX_HEADERS_PER_REQUEST), {
+        message: 'range_too_large',
+        path: ['toBlock'],
+      }),
       F.ChainBlocksResponse,
     ),
-    nonce: def('lineage.chain.nonce', 'chain-reader', z.object({ address: Address }), z.object({ nonce: DecimalId, blockNumber: DecimalId })),
+    nonce: def(
+      'lineage.chain.nonce',
+      'chain-reader',
+      z.object({ address: Address }),
+      z.object({ nonce: DecimalId, blockNumber: DecimalId }),
+    ),
     /**
      * getFact pinned to one block: the finalized one (default) or the head (`at: 'latest'`). The block is read first,
      * then the call is made at its number. `at` is echoed (an older reader, which ignores it, answers for the
@@ -112,7 +145,13 @@ export const subjects = {
       'lineage.chain.fact-at',
       'chain-reader',
       z.object({ factKey: DecimalId, at: F.ChainReadAt.default('finalized') }),
-      z.object({ at: F.ChainReadAt.default('finalized'), blockNumber: DecimalId, blockHash: Hash32, blockTimestamp: Timestamp.optional(), state: F.ChainFactState }),
+      z.object({
+        at: F.ChainReadAt.default('finalized'),
+        blockNumber: DecimalId,
+        blockHash: Hash32,
+        blockTimestamp: Timestamp.optional(),
+        state: F.ChainFactState,
+      }),
     ),
   },
 } as const;

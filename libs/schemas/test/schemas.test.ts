@@ -1,25 +1,46 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analysisApi, casesApi, factsApi, fieldIssues, Limit, publicRoutes, buildOpenApiDocument, documentedCodes, documentedStatuses, findRoute, ERROR_STATUS } from '../src';
+import {
+  analysisApi,
+  casesApi,
+  factsApi,
+  fieldIssues,
+  Limit,
+  publicRoutes,
+  buildOpenApiDocument,
+  documentedCodes,
+  documentedStatuses,
+  findRoute,
+  ERROR_STATUS,
+} from '../src';
 
 const SECRET = 'unique-secret-value-93f1';
 
 describe('field issues never carry input values', () => {
   it('names paths and issue kinds only', () => {
-    const r = analysisApi.CreateAnalysisRequest.safeParse({ pair: { origin: { url: SECRET, commit: SECRET }, target: { url: 42 } }, bogusKey: SECRET });
+    const r = analysisApi.CreateAnalysisRequest.safeParse({
+      pair: { origin: { url: SECRET, commit: SECRET }, target: { url: 42 } },
+      bogusKey: SECRET,
+    });
     expect(r.success).toBe(false);
     if (r.success) return;
     const issues = fieldIssues(r.error);
     expect(JSON.stringify(issues)).not.toContain(SECRET);
-    expect(issues).toEqual(expect.arrayContaining([
-      { path: 'pair.origin.commit', issue: 'invalid_commit_sha' },
-      { path: 'pair.target.url', issue: 'invalid_type' },
-      { path: 'pair.target.commit', issue: 'required' },
-      { path: 'bogusKey', issue: 'unrecognized_key' },
-    ]));
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        { path: 'pair.origin.commit', issue: 'invalid_commit_sha' },
+        { path: 'pair.target.url', issue: 'invalid_type' },
+        { path: 'pair.target.commit', issue: 'required' },
+        { path: 'bogusKey', issue: 'unrecognized_key' },
+      ]),
+    );
   });
   it('names each unknown key (a field, not a value), at its depth', () => {
-    const r = analysisApi.CreateAnalysisRequest.safeParse({ pair: { origin: { url: 'a/b', commit: 'a'.repeat(40), extra: SECRET }, target: { url: 'c/d', commit: 'b'.repeat(40) } }, bogusKey: 1, other_key: SECRET });
+    const r = analysisApi.CreateAnalysisRequest.safeParse({
+      pair: { origin: { url: 'a/b', commit: 'a'.repeat(40), extra: SECRET }, target: { url: 'c/d', commit: 'b'.repeat(40) } },
+      bogusKey: 1,
+      other_key: SECRET,
+    });
     expect(r.success).toBe(false);
     if (r.success) return;
     expect(fieldIssues(r.error)).toEqual([
@@ -30,7 +51,11 @@ describe('field issues never carry input values', () => {
   });
   it('a key that does not look like a field name is reported at its parent, not echoed', () => {
     for (const odd of ['a.b', 'x'.repeat(65), 'zq\u0000', 'ключ', '<script>', '']) {
-      const r = casesApi.ChallengePreparationRequest.safeParse({ challenger: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', rationale: 'long enough here', [odd]: 1 });
+      const r = casesApi.ChallengePreparationRequest.safeParse({
+        challenger: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+        rationale: 'long enough here',
+        [odd]: 1,
+      });
       expect(r.success).toBe(false);
       if (!r.success) expect(fieldIssues(r.error)).toEqual([{ path: '(root)', issue: 'unrecognized_key' }]);
     }
@@ -91,12 +116,28 @@ describe('pagination and identifiers', () => {
   });
   it('git refs cannot smuggle options or traversal', () => {
     for (const ok of ['main', 'v1.2.0', 'feature/x', 'a'.repeat(40)]) expect(analysisApi.GitRef.safeParse(ok).success).toBe(true);
-    for (const bad of ['--upload-pack=x', 'a..b', 'x@{1}', 'a b', 'a\nb', '']) expect(analysisApi.GitRef.safeParse(bad).success).toBe(false);
+    for (const bad of ['--upload-pack=x', 'a..b', 'x@{1}', 'a b', 'a\nb', ''])
+      expect(analysisApi.GitRef.safeParse(bad).success).toBe(false);
   });
 });
 
 describe('OpenAPI document', () => {
-  type Doc = { openapi: string; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { properties: { error: { properties: { code: { enum: string[] } } } } } }> }>; requestBody?: unknown }>> };
+  type Doc = {
+    openapi: string;
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          responses: Record<
+            string,
+            { content?: Record<string, { schema: { properties: { error: { properties: { code: { enum: string[] } } } } } }> }
+          >;
+          requestBody?: unknown;
+        }
+      >
+    >;
+  };
   const doc = buildOpenApiDocument({ version: 'test' }) as Doc;
   const codesIn = (r: { content?: Record<string, { schema: { properties: { error: { properties: { code: { enum: string[] } } } } } }> }) =>
     r.content!['application/json']!.schema.properties.error.properties.code.enum;
@@ -119,7 +160,11 @@ describe('OpenAPI document', () => {
     expect(Object.keys(op('post', '/analyses').responses)).toEqual(expect.arrayContaining(['200', '202']));
     expect(op('get', '/analyses/{id}/manifest').responses['304']).toBeDefined();
     expect(op('get', '/analyses/{id}/manifest').responses['304']!.content).toBeUndefined();
-    expect(codesIn(op('get', '/analyses/{id}/manifest').responses['409']!)).toEqual(['ANALYSIS_CANCELLED', 'ANALYSIS_FAILED', 'MANIFEST_NOT_READY']);
+    expect(codesIn(op('get', '/analyses/{id}/manifest').responses['409']!)).toEqual([
+      'ANALYSIS_CANCELLED',
+      'ANALYSIS_FAILED',
+      'MANIFEST_NOT_READY',
+    ]);
     for (const r of publicRoutes) {
       const responses = doc.paths[r.path]![r.method]!.responses;
       expect(codesIn(responses['429']!)).toEqual(expect.arrayContaining(['RATE_LIMITED']));
@@ -151,6 +196,10 @@ describe('docs/api.md', () => {
   it('its table of error codes is ERROR_STATUS, row for row', () => {
     const text = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'api.md'), 'utf8');
     const rows = [...text.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \|/gm)].map((m) => `${m[1]} ${m[2]}`);
-    expect(rows.sort()).toEqual(Object.entries(ERROR_STATUS).map(([c, s]) => `${c} ${s}`).sort());
+    expect(rows.sort()).toEqual(
+      Object.entries(ERROR_STATUS)
+        .map(([c, s]) => `${c} ${s}`)
+        .sort(),
+    );
   });
 });

@@ -22,7 +22,8 @@ export class CursorCodec {
 
   /** The position, checked by the list's zod schema; its parsed value is returned. */
   decode<T>(scope: string, cursor: string, position: z.ZodType<T>): T {
-    const fail = () => new ApiError('VALIDATION_FAILED', 'The cursor is not valid for this list.', [{ path: 'cursor', issue: 'invalid_cursor' }]);
+    const fail = () =>
+      new ApiError('VALIDATION_FAILED', 'The cursor is not valid for this list.', [{ path: 'cursor', issue: 'invalid_cursor' }]);
     if (cursor.length <= MAC_LENGTH) throw fail();
     const body = cursor.slice(0, -MAC_LENGTH);
     const mac = cursor.slice(-MAC_LENGTH);

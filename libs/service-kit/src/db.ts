@@ -77,7 +77,11 @@ export function isMigrationRace(e: unknown): boolean {
   const err = e as { message?: string; code?: string };
   if (typeof err?.message === 'string' && err.message.includes('Migration table is already locked')) return true;
   // 42P07 duplicate_table, 42P06 duplicate_schema, 23505 unique_violation (concurrent CREATE … IF NOT EXISTS on the catalogs)
-  return err?.code === '42P07' || err?.code === '42P06' || (err?.code === '23505' && /pg_namespace|pg_type|pg_class/.test(String((e as { constraint?: string }).constraint ?? err.message)));
+  return (
+    err?.code === '42P07' ||
+    err?.code === '42P06' ||
+    (err?.code === '23505' && /pg_namespace|pg_type|pg_class/.test(String((e as { constraint?: string }).constraint ?? err.message)))
+  );
 }
 
 /**
@@ -103,9 +107,10 @@ export async function ensureDatabase(url: string): Promise<void> {
   const db = knexFactory({ client: 'pg', connection: admin.toString(), pool: { min: 0, max: 1 } });
   try {
     const rows = await db.raw('select 1 from pg_database where datname = ?', [name]);
-    if (rows.rows.length === 0) await db.raw('CREATE DATABASE ??', [name]).catch((e: { code?: string }) => {
-      if (e.code !== '42P04') throw e; // created concurrently by another service
-    });
+    if (rows.rows.length === 0)
+      await db.raw('CREATE DATABASE ??', [name]).catch((e: { code?: string }) => {
+        if (e.code !== '42P04') throw e; // created concurrently by another service
+      });
   } finally {
     await db.destroy();
   }

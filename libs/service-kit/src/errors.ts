@@ -21,8 +21,10 @@ export class ApiError extends Error {
 export const validationError = (error: ZodError, prefix: string[] = []) =>
   new ApiError('VALIDATION_FAILED', 'The request failed validation.', fieldIssues(error, prefix));
 
-export const notFound = (code: 'ANALYSIS_NOT_FOUND' | 'CASE_NOT_FOUND' | 'FACT_NOT_FOUND' | 'RESOLUTION_NOT_FOUND' | 'NOT_FOUND', what: string) =>
-  new ApiError(code, `No ${what} has that identifier.`);
+export const notFound = (
+  code: 'ANALYSIS_NOT_FOUND' | 'CASE_NOT_FOUND' | 'FACT_NOT_FOUND' | 'RESOLUTION_NOT_FOUND' | 'NOT_FOUND',
+  what: string,
+) => new ApiError(code, `No ${what} has that identifier.`);
 
 /**
  * Map anything thrown to the public vocabulary. Unknown errors become INTERNAL
@@ -48,7 +50,8 @@ export function toWireError(err: unknown): { wire: WireError; internal: boolean 
 export function toReplyError(err: unknown): { wire: WireError; internal: boolean } {
   const out = toWireError(err);
   const retryAfter = err instanceof ApiError ? err.headers?.['Retry-After'] : undefined;
-  if (retryAfter !== undefined && /^\d{1,9}$/.test(retryAfter)) return { ...out, wire: { ...out.wire, retryAfterSeconds: Number(retryAfter) } };
+  if (retryAfter !== undefined && /^\d{1,9}$/.test(retryAfter))
+    return { ...out, wire: { ...out.wire, retryAfterSeconds: Number(retryAfter) } };
   return out;
 }
 

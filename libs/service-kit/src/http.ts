@@ -62,7 +62,10 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   // 400 and no body, so `listen` turns it off and the refusal is made here, in the error envelope.
   app.use((req, res, next) => {
     if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined) {
-      return sendError(res, new ApiError('VALIDATION_FAILED', 'An HTTP/1.1 request needs a Host header.', [{ path: 'Host', issue: 'required' }]));
+      return sendError(
+        res,
+        new ApiError('VALIDATION_FAILED', 'An HTTP/1.1 request needs a Host header.', [{ path: 'Host', issue: 'required' }]),
+      );
     }
     next();
   });
@@ -111,7 +114,8 @@ export function finishHttpApp(app: Express): void {
     if (err instanceof ApiError) return sendError(res, err);
     // body-parser's errors are client errors with known types.
     if (err?.type === 'entity.parse.failed') return sendError(res, new ApiError('MALFORMED_JSON', 'The request body is not valid JSON.'));
-    if (err?.type === 'entity.too.large') return sendError(res, new ApiError('PAYLOAD_TOO_LARGE', 'The request body exceeds the size limit.'));
+    if (err?.type === 'entity.too.large')
+      return sendError(res, new ApiError('PAYLOAD_TOO_LARGE', 'The request body exceeds the size limit.'));
     if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported')
       return sendError(res, new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported.'));
     if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500)
@@ -145,9 +149,11 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
     return;
   }
   const [code, reason, message]: [ErrorCode, string, string] =
-    err.code === 'HPE_HEADER_OVERFLOW' ? ['HEADERS_TOO_LARGE', 'Request Header Fields Too Large', 'The request line and headers exceed the size limit.']
-    : err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? ['PAYLOAD_TOO_LARGE', 'Payload Too Large', 'The request body exceeds the size limit.']
-    : ['VALIDATION_FAILED', 'Bad Request', 'The request could not be read.'];
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? ['HEADERS_TOO_LARGE', 'Request Header Fields Too Large', 'The request line and headers exceed the size limit.']
+      : err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
+        ? ['PAYLOAD_TOO_LARGE', 'Payload Too Large', 'The request body exceeds the size limit.']
+        : ['VALIDATION_FAILED', 'Bad Request', 'The request could not be read.'];
   const requestId = randomUUID();
   const body = JSON.stringify({ error: { code, message, requestId } } satisfies ErrorBody);
   // A response to HEAD has no body (the client would read it as the next response). The parser failed before

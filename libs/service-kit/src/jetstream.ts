@@ -4,8 +4,17 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, jetstream, jetstreamManager, RetentionPolicy,
-  type ConsumerInfo, type JetStreamClient, type JsMsg, type PubAck,
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  type ConsumerInfo,
+  type JetStreamClient,
+  type JsMsg,
+  type PubAck,
 } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/nats-core';
 import { streams, type MessageDef } from '@lineage/schemas';
@@ -22,8 +31,19 @@ import { OnePull } from './pull';
 export async function ensureStreams(nc: NatsConnection): Promise<JetStreamClient> {
   const jsm = await jetstreamManager(nc);
   const wanted = [
-    { name: streams.jobs.name, subjects: [...streams.jobs.subjects], retention: RetentionPolicy.Workqueue, duplicate_window: nanos(10 * 60_000) },
-    { name: streams.events.name, subjects: [...streams.events.subjects], retention: RetentionPolicy.Limits, duplicate_window: nanos(10 * 60_000), max_age: nanos(7 * 24 * 3600_000) },
+    {
+      name: streams.jobs.name,
+      subjects: [...streams.jobs.subjects],
+      retention: RetentionPolicy.Workqueue,
+      duplicate_window: nanos(10 * 60_000),
+    },
+    {
+      name: streams.events.name,
+      subjects: [...streams.events.subjects],
+      retention: RetentionPolicy.Limits,
+      duplicate_window: nanos(10 * 60_000),
+      max_age: nanos(7 * 24 * 3600_000),
+    },
   ];
   for (const cfg of wanted) {
     try {
@@ -65,9 +85,16 @@ export const STORE_RETRY_MS = 2_000;
  */
 export async function holdThroughOutage<T>(
   step: () => Promise<T>,
-  o: { signal: AbortSignal; log: Logger; what: string; beforeTry?: (away: boolean) => Promise<void>; onHeld?: () => void; retryMs?: number },
+  o: {
+    signal: AbortSignal;
+    log: Logger;
+    what: string;
+    beforeTry?: (away: boolean) => Promise<void>;
+    onHeld?: () => void;
+    retryMs?: number;
+  },
 ): Promise<T> {
-  for (let away = false; ; ) {
+  for (let away = false; ;) {
     try {
       await o.beforeTry?.(away);
       const out = await step();
@@ -88,8 +115,13 @@ export async function holdThroughOutage<T>(
 
 /** A payload its publisher built wrong: a bug, never sent. */
 export class InvalidMessageError extends Error {
-  constructor(readonly subject: string, readonly issues: { path: PropertyKey[]; code: string }[]) {
-    super(`payload for ${subject} does not match its schema (${issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.code}`).join(', ')})`);
+  constructor(
+    readonly subject: string,
+    readonly issues: { path: PropertyKey[]; code: string }[],
+  ) {
+    super(
+      `payload for ${subject} does not match its schema (${issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.code}`).join(', ')})`,
+    );
     this.name = 'InvalidMessageError';
   }
 }
@@ -193,7 +225,11 @@ export async function ensureConsumer(
   if (!info) {
     try {
       return await jsm.consumers.add(def.stream, {
-        durable_name: durable, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, filter_subject: def.subject, ...wanted,
+        durable_name: durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        filter_subject: def.subject,
+        ...wanted,
       });
     } catch (err) {
       // Another replica may have created it between our info and add; then it is updated below if needed.
@@ -206,7 +242,12 @@ export async function ensureConsumer(
   if (c.ack_wait === wanted.ack_wait && c.max_deliver === wanted.max_deliver && c.max_ack_pending === wanted.max_ack_pending) return info;
   const updated = await jsm.consumers.update(def.stream, durable, wanted);
   log?.info(
-    { consumer: durable, ackWaitMs: { from: Math.round((c.ack_wait ?? 0) / 1e6), to: o.ackWaitMs }, maxDeliver: { from: c.max_deliver, to: wanted.max_deliver }, maxAckPending: { from: c.max_ack_pending, to: wanted.max_ack_pending } },
+    {
+      consumer: durable,
+      ackWaitMs: { from: Math.round((c.ack_wait ?? 0) / 1e6), to: o.ackWaitMs },
+      maxDeliver: { from: c.max_deliver, to: wanted.max_deliver },
+      maxAckPending: { from: c.max_ack_pending, to: wanted.max_ack_pending },
+    },
     'consumer updated',
   );
   return updated;
@@ -214,7 +255,10 @@ export async function ensureConsumer(
 
 /** The project's JetStream: validated publishing and consuming of the messages in `@lineage/schemas` (`messages`). */
 export class JetStream {
-  private constructor(readonly nc: NatsConnection, private readonly js: JetStreamClient) {}
+  private constructor(
+    readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+  ) {}
 
   /** Makes sure the streams exist. */
   static async open(nc: NatsConnection): Promise<JetStream> {
@@ -228,7 +272,11 @@ export class JetStream {
    */
   async publish<D extends MessageDef>(def: D, payload: z.input<D['schema']>, opts: { msgId?: string } = {}): Promise<PubAck> {
     const parsed = def.schema.safeParse(payload);
-    if (!parsed.success) throw new InvalidMessageError(def.subject, parsed.error.issues.map((i) => ({ path: i.path, code: i.code })));
+    if (!parsed.success)
+      throw new InvalidMessageError(
+        def.subject,
+        parsed.error.issues.map((i) => ({ path: i.path, code: i.code })),
+      );
     const msgID = opts.msgId ?? def.msgId?.(parsed.data);
     return this.js.publish(def.subject, JSON.stringify(payload), msgID === undefined ? undefined : { msgID });
   }
@@ -243,7 +291,11 @@ export class JetStream {
    * - on failure: permanent (`isPermanent`) or on the last delivery, given up (`recordFailure` and ack, or term);
    *   at shutdown, nak'ed at once for another replica; otherwise nak'ed with `retryDelayMs` (`backoff`).
    */
-  async consume<D extends MessageDef>(def: D, handler: MessageHandler<D>, options: ConsumeOptions<z.output<D['schema']>>): Promise<Consumption> {
+  async consume<D extends MessageDef>(
+    def: D,
+    handler: MessageHandler<D>,
+    options: ConsumeOptions<z.output<D['schema']>>,
+  ): Promise<Consumption> {
     await ensureConsumer(this.nc, def, options.durable, options, options.log);
     const consumer = await this.js.consumers.get(def.stream, options.durable);
     const run = new ConsumerRun(def, handler, options);
@@ -265,7 +317,11 @@ class ConsumerRun<D extends MessageDef> {
   private readonly loops: Promise<void>[] = [];
   private readonly text: ConsumeMessages;
 
-  constructor(private readonly def: D, private readonly handler: MessageHandler<D>, private readonly o: ConsumeOptions<z.output<D['schema']>>) {
+  constructor(
+    private readonly def: D,
+    private readonly handler: MessageHandler<D>,
+    private readonly o: ConsumeOptions<z.output<D['schema']>>,
+  ) {
     const what = o.what;
     this.text = {
       malformed: `malformed ${what}; terminated`,
@@ -333,7 +389,12 @@ class ConsumerRun<D extends MessageDef> {
       let outcome: Outcome;
       try {
         outcome = await holdThroughOutage(() => this.handler(payload, d), {
-          signal: d.signal, log: d.log, what: this.o.what, onHeld: () => { d.held = true; },
+          signal: d.signal,
+          log: d.log,
+          what: this.o.what,
+          onHeld: () => {
+            d.held = true;
+          },
         });
       } catch (err) {
         outcome = await this.failed(err, payload, d);

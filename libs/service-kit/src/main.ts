@@ -14,7 +14,10 @@ interface BaseConfig {
 }
 
 /** The part of `startService` options every service takes straight from its configuration. */
-export function baseServiceOptions(name: string, c: BaseConfig): Pick<ServiceOptions, 'name' | 'host' | 'port' | 'natsUrl' | 'logLevel' | 'requestTimeoutMs' | 'shutdownTimeoutMs' | 'shutdownDelayMs'> {
+export function baseServiceOptions(
+  name: string,
+  c: BaseConfig,
+): Pick<ServiceOptions, 'name' | 'host' | 'port' | 'natsUrl' | 'logLevel' | 'requestTimeoutMs' | 'shutdownTimeoutMs' | 'shutdownDelayMs'> {
   return {
     name,
     host: c.HTTP_HOST,
@@ -34,7 +37,13 @@ export async function openServiceDb(
   schema: string,
   migrations: Migration[],
 ): Promise<Knex> {
-  const db = createDb({ url: c.DATABASE_URL, schema, poolMax: c.DATABASE_POOL_MAX, applicationName: name, acquireTimeoutMs: c.DATABASE_ACQUIRE_TIMEOUT_MS });
+  const db = createDb({
+    url: c.DATABASE_URL,
+    schema,
+    poolMax: c.DATABASE_POOL_MAX,
+    applicationName: name,
+    acquireTimeoutMs: c.DATABASE_ACQUIRE_TIMEOUT_MS,
+  });
   if (c.MIGRATE_ON_START) {
     await ensureDatabase(c.DATABASE_URL);
     await migrate(db, schema, migrations);
@@ -45,9 +54,10 @@ export async function openServiceDb(
 /** Run a service's `main`; a start-up failure is one JSON line (a config error names variables, never values) and exit 1. */
 export function runMain(name: string, main: () => Promise<void>): void {
   main().catch((err: unknown) => {
-    const line = err instanceof ConfigError
-      ? { level: 'fatal', service: name, msg: err.message }
-      : { level: 'fatal', service: name, msg: 'start-up failed', err: err instanceof Error ? err.message : String(err) };
+    const line =
+      err instanceof ConfigError
+        ? { level: 'fatal', service: name, msg: err.message }
+        : { level: 'fatal', service: name, msg: 'start-up failed', err: err instanceof Error ? err.message : String(err) };
     console.error(JSON.stringify(line));
     process.exit(1);
   });

@@ -19,7 +19,9 @@ export function runMigrationCommand(service: string, databaseUrl: () => string, 
   run().then(
     () => process.exit(0),
     (err: unknown) => {
-      console.error(JSON.stringify({ level: 'fatal', service, msg: 'migration failed', err: err instanceof Error ? err.message : String(err) }));
+      console.error(
+        JSON.stringify({ level: 'fatal', service, msg: 'migration failed', err: err instanceof Error ? err.message : String(err) }),
+      );
       process.exit(1);
     },
   );

@@ -32,7 +32,13 @@ export class Nats {
     void this.watch();
   }
 
-  static async connect(opts: { servers: string; name: string; log: Logger; metrics: ServiceMetrics; requestTimeoutMs: number }): Promise<Nats> {
+  static async connect(opts: {
+    servers: string;
+    name: string;
+    log: Logger;
+    metrics: ServiceMetrics;
+    requestTimeoutMs: number;
+  }): Promise<Nats> {
     const nc = await connect({
       servers: opts.servers.split(','),
       name: opts.name,
@@ -102,10 +108,13 @@ export class Nats {
       }
       const parsed = def.request.safeParse(raw);
       if (!parsed.success) throw validationError(parsed.error);
-      const result = await handler(parsed.data as z.output<D["request"]>, { requestId, log });
+      const result = await handler(parsed.data as z.output<D['request']>, { requestId, log });
       const checked = def.response.safeParse(result);
       if (!checked.success) {
-        log.error({ issues: checked.error.issues.slice(0, 5).map((i) => ({ path: i.path, code: i.code })) }, 'handler produced an invalid reply');
+        log.error(
+          { issues: checked.error.issues.slice(0, 5).map((i) => ({ path: i.path, code: i.code })) },
+          'handler produced an invalid reply',
+        );
         throw new Error('invalid reply');
       }
       reply = { ok: true, result: checked.data };

@@ -52,7 +52,12 @@ export const idPosition = (digits: number) => z.object({ id: z.string().regex(ne
  * Order `query` by `order`, keep the rows after `after` (the lexicographic
  * successor condition; a plain `column > value` for one column) and take `take`.
  */
-export function keysetQuery<P extends object>(query: Knex.QueryBuilder, order: readonly KeysetColumn<P>[], after: P | null, take: number): Knex.QueryBuilder {
+export function keysetQuery<P extends object>(
+  query: Knex.QueryBuilder,
+  order: readonly KeysetColumn<P>[],
+  after: P | null,
+  take: number,
+): Knex.QueryBuilder {
   for (const o of order) query.orderBy(o.column, o.direction);
   if (after !== null && order.length > 0) {
     const position = after;
@@ -87,5 +92,8 @@ export async function keysetPage<P extends object, R>(opts: KeysetQueryOptions<P
   }
   const page = rows.slice(0, opts.limit);
   const last = page[page.length - 1];
-  return { rows: page, nextCursor: rows.length > opts.limit && last !== undefined ? opts.cursors.encode(opts.scope, opts.positionOf(last)) : null };
+  return {
+    rows: page,
+    nextCursor: rows.length > opts.limit && last !== undefined ? opts.cursors.encode(opts.scope, opts.positionOf(last)) : null,
+  };
 }

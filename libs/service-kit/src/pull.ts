@@ -12,7 +12,10 @@ export class OnePull {
   private stopped = false;
 
   /** `expiresMs`: how long one pull waits on the server for a message (also the longest `stop()` can take to land). */
-  constructor(private readonly consumer: Consumer, private readonly expiresMs = 10_000) {}
+  constructor(
+    private readonly consumer: Consumer,
+    private readonly expiresMs = 10_000,
+  ) {}
 
   /** The next message; null when the pull expired empty, failed (NATS away: after a pause) or `stop()` was called. */
   async next(): Promise<JsMsg | null> {

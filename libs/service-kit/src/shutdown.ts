@@ -11,7 +11,13 @@ export interface ShutdownStep {
  * (stop intake, finish in-flight work, drain NATS, close pools), then exit 0.
  * If the budget runs out the process exits 1 so the orchestrator sees it.
  */
-export function installShutdown(opts: { log: Logger; readiness: Readiness; timeoutMs: number; steps: ShutdownStep[]; exit?: (code: number) => void }): () => Promise<void> {
+export function installShutdown(opts: {
+  log: Logger;
+  readiness: Readiness;
+  timeoutMs: number;
+  steps: ShutdownStep[];
+  exit?: (code: number) => void;
+}): () => Promise<void> {
   const exit = opts.exit ?? ((code: number) => process.exit(code));
   let started: Promise<void> | null = null;
   const run = (): Promise<void> => {

@@ -29,33 +29,62 @@ afterAll(async () => {
 /** A logger whose lines the test can read. */
 function capture(): { log: Logger; lines: () => Record<string, unknown>[] } {
   const out: string[] = [];
-  const sink = new Writable({ write(chunk, _enc, cb) { out.push(String(chunk)); cb(); } });
-  return { log: pino({ level: 'debug' }, sink), lines: () => out.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      out.push(String(chunk));
+      cb();
+    },
+  });
+  return {
+    log: pino({ level: 'debug' }, sink),
+    lines: () =>
+      out
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
 }
 const msgs = (lines: Record<string, unknown>[], msg: string) => lines.filter((l) => l.msg === msg);
 
 /** An event of its own per test, so no durable consumer sees another test's messages. */
 const Ping = z.object({ n: z.number().int() });
-const testEvent = (name: string): MessageDef<typeof Ping> => ({ kind: 'event', stream: streams.events.name, subject: `lineage.events.test.${name}`, schema: Ping, msgId: (p) => `${name}-${p.n}` });
+const testEvent = (name: string): MessageDef<typeof Ping> => ({
+  kind: 'event',
+  stream: streams.events.name,
+  subject: `lineage.events.test.${name}`,
+  schema: Ping,
+  msgId: (p) => `${name}-${p.n}`,
+});
 
 async function consumerInfo(durable: string) {
   const jsm = await jetstreamManager(nc);
   return jsm.consumers.info(streams.events.name, durable);
 }
 
-const base = (log: Logger, durable: string) => ({ durable, ackWaitMs: 2_000, maxDeliver: 5, log, what: 'event', pullExpiresMs: 1_000, logFields: (p: { n: number }) => ({ n: p.n }) });
+const base = (log: Logger, durable: string) => ({
+  durable,
+  ackWaitMs: 2_000,
+  maxDeliver: 5,
+  log,
+  what: 'event',
+  pullExpiresMs: 1_000,
+  logFields: (p: { n: number }) => ({ n: p.n }),
+});
 
 describe('publish', () => {
-  it('validates against the message\'s schema before sending: an invalid payload throws and nothing reaches the stream', async () => {
+  it("validates against the message's schema before sending: an invalid payload throws and nothing reaches the stream", async () => {
     const jsm = await jetstreamManager(nc);
     const before = (await jsm.streams.info(streams.jobs.name)).state.messages;
     await expect(js.publish(messages.analysisJob, { analysisId: 'not-a-number' })).rejects.toBeInstanceOf(InvalidMessageError);
     await expect(js.publish(messages.analysisJob, {} as never)).rejects.toThrow(/analysisId/);
-    await expect(js.publish(messages.analysisProgress, { analysisId: '1', state: 'nope' } as never)).rejects.toBeInstanceOf(InvalidMessageError);
+    await expect(js.publish(messages.analysisProgress, { analysisId: '1', state: 'nope' } as never)).rejects.toBeInstanceOf(
+      InvalidMessageError,
+    );
     expect((await jsm.streams.info(streams.jobs.name)).state.messages).toBe(before);
   });
 
-  it('sends the payload as given, with the definition\'s Nats-Msg-Id: a repeat is a duplicate', async () => {
+  it("sends the payload as given, with the definition's Nats-Msg-Id: a repeat is a duplicate", async () => {
     const first = await js.publish(messages.analysisJob, { analysisId: '4211' });
     expect(first.duplicate).toBe(false);
     expect((await js.publish(messages.analysisJob, { analysisId: '4211' })).duplicate).toBe(true);
@@ -76,7 +105,9 @@ describe('publish', () => {
 
 describe('consume', () => {
   it('the backoff: base doubling per delivery, capped', () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 20, 1000].map((n) => retryDelayMs(n))).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000, 30000]);
+    expect([1, 2, 3, 4, 5, 6, 7, 20, 1000].map((n) => retryDelayMs(n))).toEqual([
+      1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000, 30000,
+    ]);
     expect([1, 2, 3, 4, 5].map((n) => retryDelayMs(n, { baseMs: 2000, maxMs: 60_000 }))).toEqual([2000, 4000, 8000, 16000, 32000]);
   });
 
@@ -91,10 +122,14 @@ describe('consume', () => {
       await raw.publish(def.subject, JSON.stringify({ n: 'one' }));
       await js.publish(def, { n: 1 });
       await waitFor('the good one handled', async () => seen.length === 1, 10_000);
-      await waitFor('all settled', async () => {
-        const i = await consumerInfo('test-malformed');
-        return i.num_pending === 0 && i.num_ack_pending === 0;
-      }, 10_000);
+      await waitFor(
+        'all settled',
+        async () => {
+          const i = await consumerInfo('test-malformed');
+          return i.num_pending === 0 && i.num_ack_pending === 0;
+        },
+        10_000,
+      );
       await sleep(2_500); // past the ack wait: a message left unsettled would come back now
       const i = await consumerInfo('test-malformed');
       expect(i.num_redelivered).toBe(0);
@@ -111,13 +146,19 @@ describe('consume', () => {
     const { log, lines } = capture();
     const at: number[] = [];
     const recorded: unknown[] = [];
-    const c = await js.consume(def, async (_p, d) => {
-      at.push(Date.now());
-      throw new Error(`transient ${d.deliveryCount}`);
-    }, {
-      ...base(log, 'test-backoff'), maxDeliver: 3, backoff: { baseMs: 500, maxMs: 5_000 },
-      recordFailure: async (err) => void recorded.push(String(err)),
-    });
+    const c = await js.consume(
+      def,
+      async (_p, d) => {
+        at.push(Date.now());
+        throw new Error(`transient ${d.deliveryCount}`);
+      },
+      {
+        ...base(log, 'test-backoff'),
+        maxDeliver: 3,
+        backoff: { baseMs: 500, maxMs: 5_000 },
+        recordFailure: async (err) => void recorded.push(String(err)),
+      },
+    );
     try {
       await js.publish(def, { n: 1 });
       await waitFor('given up', async () => recorded.length === 1, 20_000);
@@ -140,10 +181,14 @@ describe('consume', () => {
     const { log, lines } = capture();
     let calls = 0;
     class Hopeless extends Error {}
-    const c = await js.consume(def, async () => {
-      calls++;
-      throw new Hopeless('never');
-    }, { ...base(log, 'test-permanent'), isPermanent: (err) => err instanceof Hopeless });
+    const c = await js.consume(
+      def,
+      async () => {
+        calls++;
+        throw new Hopeless('never');
+      },
+      { ...base(log, 'test-permanent'), isPermanent: (err) => err instanceof Hopeless },
+    );
     try {
       await js.publish(def, { n: 1 });
       await waitFor('terminated', async () => msgs(lines(), 'event cannot succeed; given up').length === 1, 10_000);
@@ -160,15 +205,23 @@ describe('consume', () => {
     const def = testEvent('hold');
     const { log, lines } = capture();
     const tries: [number, boolean][] = [];
-    const c = await js.consume(def, async (_p, d) => {
-      tries.push([d.deliveryCount, d.held]);
-      // What node-postgres throws while the server refuses connections; the ack wait (1 s) passes meanwhile.
-      if (tries.length < 3) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    }, { ...base(log, 'test-hold'), ackWaitMs: 1_000, maxDeliver: 2 });
+    const c = await js.consume(
+      def,
+      async (_p, d) => {
+        tries.push([d.deliveryCount, d.held]);
+        // What node-postgres throws while the server refuses connections; the ack wait (1 s) passes meanwhile.
+        if (tries.length < 3) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      },
+      { ...base(log, 'test-hold'), ackWaitMs: 1_000, maxDeliver: 2 },
+    );
     try {
       await js.publish(def, { n: 1 });
       await waitFor('handled', async () => tries.length === 3, 15_000);
-      expect(tries).toEqual([[1, false], [1, true], [1, true]]);
+      expect(tries).toEqual([
+        [1, false],
+        [1, true],
+        [1, true],
+      ]);
       expect(msgs(lines(), 'database unavailable; event held until it returns').map((l) => l.delivery)).toEqual([1]);
       expect(msgs(lines(), 'database back; event continues')).toHaveLength(1);
       await waitFor('acked', async () => (await consumerInfo('test-hold')).num_ack_pending === 0, 5_000);
@@ -183,18 +236,25 @@ describe('consume', () => {
     const { log } = capture();
     const handled: [number, number][] = [];
     let ackPendingDuring = -1;
-    const c = await js.consume(def, async (p, d) => {
-      if (p.n === 1) {
-        await sleep(3_000); // three ack waits
-        ackPendingDuring = (await consumerInfo('test-one')).num_ack_pending;
-      }
-      handled.push([p.n, d.deliveryCount]);
-    }, { ...base(log, 'test-one'), ackWaitMs: 1_000 });
+    const c = await js.consume(
+      def,
+      async (p, d) => {
+        if (p.n === 1) {
+          await sleep(3_000); // three ack waits
+          ackPendingDuring = (await consumerInfo('test-one')).num_ack_pending;
+        }
+        handled.push([p.n, d.deliveryCount]);
+      },
+      { ...base(log, 'test-one'), ackWaitMs: 1_000 },
+    );
     try {
       await js.publish(def, { n: 1 });
       await js.publish(def, { n: 2 });
       await waitFor('both handled', async () => handled.length === 2, 20_000);
-      expect(handled).toEqual([[1, 1], [2, 1]]);
+      expect(handled).toEqual([
+        [1, 1],
+        [2, 1],
+      ]);
       expect(ackPendingDuring).toBe(1);
       expect((await consumerInfo('test-one')).num_redelivered).toBe(0);
     } finally {
@@ -206,11 +266,15 @@ describe('consume', () => {
     const def = testEvent('shutdown');
     const { log, lines } = capture();
     let started = false;
-    const c = await js.consume(def, async (_p, d: Delivery) => {
-      started = true;
-      await new Promise((r) => d.signal.addEventListener('abort', r, { once: true }));
-      throw new Error('interrupted');
-    }, { ...base(log, 'test-shutdown'), backoff: { baseMs: 60_000, maxMs: 60_000 } });
+    const c = await js.consume(
+      def,
+      async (_p, d: Delivery) => {
+        started = true;
+        await new Promise((r) => d.signal.addEventListener('abort', r, { once: true }));
+        throw new Error('interrupted');
+      },
+      { ...base(log, 'test-shutdown'), backoff: { baseMs: 60_000, maxMs: 60_000 } },
+    );
     await js.publish(def, { n: 1 });
     await waitFor('in hand', async () => started, 10_000);
     await c.stop();

@@ -1,5 +1,18 @@
 import { z } from 'zod';
-import { ApiError, ConfigError, CursorCodec, Readiness, baseEnv, baseServiceOptions, envTypes, loadConfig, toWireError, acceptRequestId, toReplyError, fromReplyError } from '../src';
+import {
+  ApiError,
+  ConfigError,
+  CursorCodec,
+  Readiness,
+  baseEnv,
+  baseServiceOptions,
+  envTypes,
+  loadConfig,
+  toWireError,
+  acceptRequestId,
+  toReplyError,
+  fromReplyError,
+} from '../src';
 import { WireError } from '@lineage/schemas';
 
 describe('CursorCodec', () => {
@@ -89,7 +102,9 @@ describe('error mapping', () => {
     expect(back.headers).toEqual({ 'Retry-After': '30' });
     // Without a Retry-After (or with an HTTP-date one) nothing is added, and nothing comes back.
     expect(toReplyError(new ApiError('CASE_NOT_FOUND', 'No case.')).wire).toEqual({ code: 'CASE_NOT_FOUND', message: 'No case.' });
-    expect(toReplyError(new ApiError('RATE_LIMITED', 'x', undefined, { 'Retry-After': 'Wed, 21 Oct 2026 07:28:00 GMT' })).wire.retryAfterSeconds).toBeUndefined();
+    expect(
+      toReplyError(new ApiError('RATE_LIMITED', 'x', undefined, { 'Retry-After': 'Wed, 21 Oct 2026 07:28:00 GMT' })).wire.retryAfterSeconds,
+    ).toBeUndefined();
     expect(fromReplyError({ code: 'CASE_NOT_FOUND', message: 'No case.' }).headers).toBeUndefined();
   });
 });
@@ -104,7 +119,11 @@ describe('readiness', () => {
     expect((await ok.evaluate()).status).toBe('stopping');
   });
   it('a hanging or throwing check fails without hanging the probe', async () => {
-    const r = new Readiness().add('hang', () => new Promise(() => undefined)).add('throw', () => { throw new Error('x'); });
+    const r = new Readiness()
+      .add('hang', () => new Promise(() => undefined))
+      .add('throw', () => {
+        throw new Error('x');
+      });
     const rep = await r.evaluate(50);
     expect(rep.checks.hang).toEqual({ ok: false, detail: 'timed out' });
     expect(rep.checks.throw).toEqual({ ok: false, detail: 'check failed' });

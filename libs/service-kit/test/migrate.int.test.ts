@@ -6,7 +6,11 @@ import { freshDatabase } from '../../../test/support/processes';
 jest.setTimeout(60_000);
 
 const migrations: Migration[] = [
-  { name: '0001_t', up: async (k) => void (await k.schema.withSchema('race').createTable('t', (t) => t.increments('id'))), down: async () => undefined },
+  {
+    name: '0001_t',
+    up: async (k) => void (await k.schema.withSchema('race').createTable('t', (t) => t.increments('id'))),
+    down: async () => undefined,
+  },
   { name: '0002_u', up: async (k) => void (await k.raw('select pg_sleep(0.3)')), down: async () => undefined },
 ];
 

@@ -5,10 +5,29 @@ const withCode = (code: string, message = 'x') => Object.assign(new Error(messag
 
 describe('a database that is not there is 503 SERVICE_UNAVAILABLE, never 500 INTERNAL', () => {
   it('recognises socket failures, the SQLSTATEs of an unavailable server, pool timeouts and dropped connections', () => {
-    for (const code of ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300', '08000', '08003', '08006', '08001', '08P01']) {
+    for (const code of [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'EPIPE',
+      'ETIMEDOUT',
+      'EHOSTUNREACH',
+      'ENOTFOUND',
+      '57P01',
+      '57P02',
+      '57P03',
+      '53300',
+      '08000',
+      '08003',
+      '08006',
+      '08001',
+      '08P01',
+    ]) {
       expect([code, isStoreUnavailable(withCode(code))]).toEqual([code, true]);
     }
-    const knexTimeout = Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full. Are you missing a .transacting(trx) call?'), { name: 'KnexTimeoutError' });
+    const knexTimeout = Object.assign(
+      new Error('Knex: Timeout acquiring a connection. The pool is probably full. Are you missing a .transacting(trx) call?'),
+      { name: 'KnexTimeoutError' },
+    );
     for (const e of [
       knexTimeout,
       new Error('Connection terminated unexpectedly'),
@@ -24,7 +43,15 @@ describe('a database that is not there is 503 SERVICE_UNAVAILABLE, never 500 INT
   });
 
   it('leaves bugs and data errors alone', () => {
-    for (const e of [new Error('boom'), withCode('23505', 'duplicate key'), withCode('22003', 'value out of range for type bigint'), withCode('42P01', 'relation does not exist'), null, 'ECONNREFUSED', 42]) {
+    for (const e of [
+      new Error('boom'),
+      withCode('23505', 'duplicate key'),
+      withCode('22003', 'value out of range for type bigint'),
+      withCode('42P01', 'relation does not exist'),
+      null,
+      'ECONNREFUSED',
+      42,
+    ]) {
       expect(isStoreUnavailable(e)).toBe(false);
     }
     expect(toWireError(withCode('23505')).wire.code).toBe('INTERNAL');
@@ -33,7 +60,10 @@ describe('a database that is not there is 503 SERVICE_UNAVAILABLE, never 500 INT
   it('maps in the one place replies are made (HTTP and NATS), without internals in the message', () => {
     const err = withCode('57P01', 'terminating connection due to administrator command');
     const http = toWireError(err);
-    expect(http).toEqual({ wire: { code: 'SERVICE_UNAVAILABLE', message: 'The service cannot reach its database right now; retry shortly.' }, internal: false });
+    expect(http).toEqual({
+      wire: { code: 'SERVICE_UNAVAILABLE', message: 'The service cannot reach its database right now; retry shortly.' },
+      internal: false,
+    });
     expect(toReplyError(err).wire.code).toBe('SERVICE_UNAVAILABLE');
     expect(new ApiError(http.wire.code, http.wire.message).status).toBe(503);
   });
@@ -46,10 +76,18 @@ describe('a database that is not there is 503 SERVICE_UNAVAILABLE, never 500 INT
         srv.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
       });
     });
-    const db = createDb({ url: `postgres://postgres@127.0.0.1:${port}/none`, schema: 'x', poolMax: 2, applicationName: 'unavailable-test' });
+    const db = createDb({
+      url: `postgres://postgres@127.0.0.1:${port}/none`,
+      schema: 'x',
+      poolMax: 2,
+      applicationName: 'unavailable-test',
+    });
     try {
       const t0 = Date.now();
-      const err = await db.raw('select 1').then(() => null, (e: unknown) => e);
+      const err = await db.raw('select 1').then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(Date.now() - t0).toBeLessThan(3_000);
       expect(isStoreUnavailable(err)).toBe(true);
       expect(toWireError(err).wire.code).toBe('SERVICE_UNAVAILABLE');

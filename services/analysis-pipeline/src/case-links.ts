@@ -13,7 +13,11 @@ const CONSUMER = 'analysis-pipeline-case-links';
 export class CaseLinks {
   private consumption: Consumption | null = null;
 
-  constructor(private readonly repo: AnalysisRepository, private readonly js: JetStream, private readonly log: Logger) {}
+  constructor(
+    private readonly repo: AnalysisRepository,
+    private readonly js: JetStream,
+    private readonly log: Logger,
+  ) {}
 
   async start(): Promise<void> {
     this.consumption = await this.js.consume(
@@ -23,7 +27,11 @@ export class CaseLinks {
         d.log.info({ held: d.held }, 'case linked');
       },
       {
-        durable: CONSUMER, ackWaitMs: 30_000, maxDeliver: 20, log: this.log, what: 'case link',
+        durable: CONSUMER,
+        ackWaitMs: 30_000,
+        maxDeliver: 20,
+        log: this.log,
+        what: 'case link',
         logFields: (e) => ({ analysisId: e.analysisId, caseId: e.caseId }),
         messages: { retry: 'could not link case; will retry' },
       },

@@ -20,7 +20,10 @@ const TIMEOUT_MS = 10_000;
 const MAX_LINE_BYTES = 1 << 20;
 
 export const notCached = () =>
-  new ApiError('REPOSITORY_NOT_CACHED', 'The repository is no longer in the analysis pipeline\'s cache; run the analysis again to read its files.');
+  new ApiError(
+    'REPOSITORY_NOT_CACHED',
+    "The repository is no longer in the analysis pipeline's cache; run the analysis again to read its files.",
+  );
 const noFile = () => new ApiError('NOT_FOUND', 'No regular file has that path at the pinned commit.');
 
 export interface FragmentSource {
@@ -37,7 +40,8 @@ export class FragmentReader {
     const pinned = (await this.source.pair(q.analysisId))[q.side];
     const gitDir = this.source.gitDirFor(pinned.url);
     if (!existsSync(join(gitDir, 'HEAD')) || !existsSync(join(gitDir, 'objects'))) throw notCached();
-    const run = (args: string[], maxOutputBytes = 1 << 16) => git.runGit(args, { gitDir, config: OFFLINE, timeoutMs: TIMEOUT_MS, maxOutputBytes });
+    const run = (args: string[], maxOutputBytes = 1 << 16) =>
+      git.runGit(args, { gitDir, config: OFFLINE, timeoutMs: TIMEOUT_MS, maxOutputBytes });
     try {
       await run(['cat-file', '-e', `${pinned.commit}^{commit}`]);
     } catch {
@@ -65,29 +69,33 @@ export class FragmentReader {
     let binary = false;
     let reachedEnd = true;
     try {
-      await git.streamGitLines(['cat-file', 'blob', oid], { gitDir, config: OFFLINE, timeoutMs: TIMEOUT_MS, maxLineBytes: MAX_LINE_BYTES }, (line) => {
-        lineNo += 1;
-        if (line.includes('\0')) {
-          binary = true;
-          reachedEnd = false;
-          return false;
-        }
-        if (lineNo < q.startLine) return true;
-        const text = line.endsWith('\r') ? line.slice(0, -1) : line;
-        const size = Buffer.byteLength(text, 'utf8') + 1;
-        if (bytes + size > fragmentApi.FRAGMENT_MAX_BYTES || lines.length >= fragmentApi.FRAGMENT_MAX_LINES) {
-          truncated = true;
-          reachedEnd = false;
-          return false;
-        }
-        bytes += size;
-        lines.push(text);
-        if (lineNo >= q.endLine) {
-          reachedEnd = false;
-          return false;
-        }
-        return true;
-      });
+      await git.streamGitLines(
+        ['cat-file', 'blob', oid],
+        { gitDir, config: OFFLINE, timeoutMs: TIMEOUT_MS, maxLineBytes: MAX_LINE_BYTES },
+        (line) => {
+          lineNo += 1;
+          if (line.includes('\0')) {
+            binary = true;
+            reachedEnd = false;
+            return false;
+          }
+          if (lineNo < q.startLine) return true;
+          const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+          const size = Buffer.byteLength(text, 'utf8') + 1;
+          if (bytes + size > fragmentApi.FRAGMENT_MAX_BYTES || lines.length >= fragmentApi.FRAGMENT_MAX_LINES) {
+            truncated = true;
+            reachedEnd = false;
+            return false;
+          }
+          bytes += size;
+          lines.push(text);
+          if (lineNo >= q.endLine) {
+            reachedEnd = false;
+            return false;
+          }
+          return true;
+        },
+      );
     } catch (err) {
       if ((err as { code?: string }).code !== 'REPOSITORY_TOO_LARGE') throw notCached();
       truncated = true; // a line (or the read) over its bound: answer what came before it

@@ -10,6 +10,9 @@ export function registerHandlers(nats: Nats, analyses: Analyses, intake: Intake)
   nats.serve(subjects.analysis.get, (q) => analyses.get(q.id));
   nats.serve(subjects.analysis.cancel, (q) => analyses.cancel(q));
   nats.serve(subjects.analysis.manifest, (q) => analyses.manifest(q.id, q.offset));
-  const fragments = new FragmentReader({ pair: async (id) => (await analyses.get(id)).analysis.pair, gitDirFor: (url) => intake.cache.pathFor(url) });
+  const fragments = new FragmentReader({
+    pair: async (id) => (await analyses.get(id)).analysis.pair,
+    gitDirFor: (url) => intake.cache.pathFor(url),
+  });
   nats.serve(subjects.analysis.fragment, (q) => fragments.read(q));
 }

@@ -10,7 +10,11 @@ export type PipelineLimit = 'maxRepoBytes';
  */
 export class LimitError extends ApiError {
   readonly kind = 'limit' as const;
-  constructor(readonly limit: PipelineLimit, code: ErrorCode, message: string) {
+  constructor(
+    readonly limit: PipelineLimit,
+    code: ErrorCode,
+    message: string,
+  ) {
     super(code, message);
     this.name = 'LimitError';
   }

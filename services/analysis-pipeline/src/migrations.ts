@@ -49,7 +49,8 @@ export const migrations: Migration[] = [
       });
     },
     async down(knex) {
-      for (const t of ['stage_outputs', 'manifests', 'idempotency_keys', 'analyses']) await knex.schema.withSchema(SCHEMA).dropTableIfExists(t);
+      for (const t of ['stage_outputs', 'manifests', 'idempotency_keys', 'analyses'])
+        await knex.schema.withSchema(SCHEMA).dropTableIfExists(t);
     },
   },
   {

@@ -11,14 +11,34 @@ export type AnalysisState = Analysis['state'];
 export type StageView = Analysis['stages'][number];
 export type StageName = StageView['name'];
 /** What a failed analysis records (`error` in the API). */
-export interface AnalysisFailure { code: string; message: string; limit: string | null }
+export interface AnalysisFailure {
+  code: string;
+  message: string;
+  limit: string | null;
+}
 
 export interface AnalysisRow {
-  id: string; origin_url: string; origin_commit: string; target_url: string; target_commit: string; engine_version: string;
-  state: AnalysisState; stages: StageView[]; case_id: string | null; manifest_hash: string | null;
-  error: Analysis['error']; cancel_token_hash: string; api_key_hash: string | null; created_at: string; updated_at: string;
-  cancel_requested: boolean; committed_at_origin: string | null; committed_at_target: string | null;
-  worker: string | null; lease_until: string | null; job_published_at: string | null;
+  id: string;
+  origin_url: string;
+  origin_commit: string;
+  target_url: string;
+  target_commit: string;
+  engine_version: string;
+  state: AnalysisState;
+  stages: StageView[];
+  case_id: string | null;
+  manifest_hash: string | null;
+  error: Analysis['error'];
+  cancel_token_hash: string;
+  api_key_hash: string | null;
+  created_at: string;
+  updated_at: string;
+  cancel_requested: boolean;
+  committed_at_origin: string | null;
+  committed_at_target: string | null;
+  worker: string | null;
+  lease_until: string | null;
+  job_published_at: string | null;
 }
 
 type Pair = { origin: { url: string; commit: string }; target: { url: string; commit: string } };
@@ -42,7 +62,8 @@ export class AnalysisRepository {
   }
 
   async stateOf(id: string): Promise<{ state: AnalysisState; cancel_requested: boolean } | undefined> {
-    return (await this.table().where('id', id).first('state', 'cancel_requested')) as { state: AnalysisState; cancel_requested: boolean } | undefined;
+    return (await this.table().where('id', id).first('state', 'cancel_requested')) as
+      { state: AnalysisState; cancel_requested: boolean } | undefined;
   }
 
   // --- intake ---------------------------------------------------------------------------------------------------
@@ -52,18 +73,38 @@ export class AnalysisRepository {
    * live or completed analysis of this engine version (null; a partial unique index decides). Count and insert run
    * under one advisory lock, so the bound holds exactly however many replicas take requests.
    */
-  async insertQueued(a: { pair: Pair; engineVersion: string; stages: StageView[]; cancelTokenHash: string; apiKeyHash: string | null; maxActive: number }): Promise<AnalysisRow | 'full' | null> {
+  async insertQueued(a: {
+    pair: Pair;
+    engineVersion: string;
+    stages: StageView[];
+    cancelTokenHash: string;
+    apiKeyHash: string | null;
+    maxActive: number;
+  }): Promise<AnalysisRow | 'full' | null> {
     const t = now();
     return this.db.transaction(async (trx) => {
       await trx.raw('SELECT pg_advisory_xact_lock(?)', [QUEUE_BOUND_LOCK]);
-      const { rows } = (await trx.raw(`SELECT count(*)::int AS n FROM ${SCHEMA}.analyses WHERE state IN ('queued', 'running', 'cancelling')`)) as { rows: { n: number }[] };
+      const { rows } = (await trx.raw(
+        `SELECT count(*)::int AS n FROM ${SCHEMA}.analyses WHERE state IN ('queued', 'running', 'cancelling')`,
+      )) as { rows: { n: number }[] };
       if (rows[0]!.n >= a.maxActive) return 'full' as const;
       const res = (await trx.raw(
         `INSERT INTO ${SCHEMA}.analyses (origin_url, origin_commit, target_url, target_commit, engine_version, state, stages, cancel_token_hash, api_key_hash, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, 'queued', ?::jsonb, ?, ?, ?, ?)
          ON CONFLICT (origin_url, origin_commit, target_url, target_commit, engine_version) WHERE state IN ('queued', 'running', 'cancelling', 'completed') DO NOTHING
          RETURNING *`,
-        [a.pair.origin.url, a.pair.origin.commit, a.pair.target.url, a.pair.target.commit, a.engineVersion, JSON.stringify(a.stages), a.cancelTokenHash, a.apiKeyHash, t, t],
+        [
+          a.pair.origin.url,
+          a.pair.origin.commit,
+          a.pair.target.url,
+          a.pair.target.commit,
+          a.engineVersion,
+          JSON.stringify(a.stages),
+          a.cancelTokenHash,
+          a.apiKeyHash,
+          t,
+          t,
+        ],
       )) as { rows: AnalysisRow[] };
       return res.rows[0] ?? null;
     });
@@ -72,7 +113,13 @@ export class AnalysisRepository {
   /** The pair's live or completed analysis of this engine version, if any. */
   async findLiveOrCompleted(pair: Pair, engineVersion: string): Promise<AnalysisRow | undefined> {
     return (await this.table()
-      .where({ origin_url: pair.origin.url, origin_commit: pair.origin.commit, target_url: pair.target.url, target_commit: pair.target.commit, engine_version: engineVersion })
+      .where({
+        origin_url: pair.origin.url,
+        origin_commit: pair.origin.commit,
+        target_url: pair.target.url,
+        target_commit: pair.target.commit,
+        engine_version: engineVersion,
+      })
       .whereIn('state', ['queued', 'running', 'cancelling', 'completed'])
       .first()) as AnalysisRow | undefined;
   }
@@ -121,8 +168,11 @@ export class AnalysisRepository {
       if (cur.state === 'completed' || cur.state === 'failed') return 'finished' as const;
       if (cur.state === 'cancelled' || cur.state === 'cancelling') return { id: String(cur.id), state: cur.state };
       const state: AnalysisState = cur.state === 'queued' ? 'cancelled' : 'cancelling';
-      const stages = state === 'cancelled' ? cur.stages.map((s) => (s.state === 'pending' ? { ...s, state: 'cancelled' as const } : s)) : cur.stages;
-      await this.table(trx).where('id', id).update({ state, cancel_requested: true, stages: JSON.stringify(stages), updated_at: now() });
+      const stages =
+        state === 'cancelled' ? cur.stages.map((s) => (s.state === 'pending' ? { ...s, state: 'cancelled' as const } : s)) : cur.stages;
+      await this.table(trx)
+        .where('id', id)
+        .update({ state, cancel_requested: true, stages: JSON.stringify(stages), updated_at: now() });
       return { id: String(cur.id), state };
     });
   }
@@ -140,7 +190,11 @@ export class AnalysisRepository {
 
   /** Extends our lease; false when another worker has taken it over. */
   async renewLease(id: string, worker: string, seconds: number): Promise<boolean> {
-    return (await this.table().where({ id, worker }).update({ lease_until: now() + seconds })) > 0;
+    return (
+      (await this.table()
+        .where({ id, worker })
+        .update({ lease_until: now() + seconds })) > 0
+    );
   }
 
   async releaseLease(id: string, worker: string): Promise<void> {
@@ -178,7 +232,12 @@ export class AnalysisRepository {
   /** Stores the manifest (idempotently: a retry after a lost commit answer writes the same) and completes the analysis. */
   async complete(id: string, manifest: { hash: string; bytes: Buffer }): Promise<void> {
     await this.db.transaction(async (trx) => {
-      await trx.withSchema(SCHEMA).table('manifests').insert({ analysis_id: id, manifest_hash: manifest.hash, bytes: manifest.bytes }).onConflict('analysis_id').ignore();
+      await trx
+        .withSchema(SCHEMA)
+        .table('manifests')
+        .insert({ analysis_id: id, manifest_hash: manifest.hash, bytes: manifest.bytes })
+        .onConflict('analysis_id')
+        .ignore();
       await this.patchStage(id, 'publish', { state: 'done', finishedAt: String(now()), done: 1, total: 1, unit: 'items' }, trx);
       await this.table(trx).where('id', id).update({ state: 'completed', manifest_hash: manifest.hash, updated_at: now() });
     });
@@ -189,7 +248,9 @@ export class AnalysisRepository {
     await this.db.transaction(async (trx) => {
       const row = (await this.table(trx).where('id', id).forUpdate().first()) as AnalysisRow;
       const stages = row.stages.map((s) => (s.state === 'pending' || s.state === 'running' ? { ...s, state: 'cancelled' as const } : s));
-      await this.table(trx).where('id', id).update({ state: 'cancelled', stages: JSON.stringify(stages), updated_at: now() });
+      await this.table(trx)
+        .where('id', id)
+        .update({ state: 'cancelled', stages: JSON.stringify(stages), updated_at: now() });
     });
   }
 
@@ -198,13 +259,17 @@ export class AnalysisRepository {
     await this.db.transaction(async (trx) => {
       const row = (await this.table(trx).where('id', id).forUpdate().first()) as AnalysisRow;
       const stages = row.stages.map((s) => (s.state === 'running' ? { ...s, state: 'failed' as const, finishedAt: String(now()) } : s));
-      await this.table(trx).where('id', id).update({ state: 'failed', error: JSON.stringify(error), stages: JSON.stringify(stages), updated_at: now() });
+      await this.table(trx)
+        .where('id', id)
+        .update({ state: 'failed', error: JSON.stringify(error), stages: JSON.stringify(stages), updated_at: now() });
     });
   }
 
   /** Failed before any worker saw it (its job never reached the work queue). */
   async failUnqueued(id: string, error: AnalysisFailure): Promise<void> {
-    await this.table().where('id', id).update({ state: 'failed', error: JSON.stringify(error), updated_at: now() });
+    await this.table()
+      .where('id', id)
+      .update({ state: 'failed', error: JSON.stringify(error), updated_at: now() });
   }
 
   /** Idempotent: a repeated case-published event writes the same value again. */
@@ -215,10 +280,21 @@ export class AnalysisRepository {
   // --- manifests ------------------------------------------------------------------------------------------------
 
   /** One chunk of the stored manifest from `offset` (0-based), with its hash and total length; undefined before completion. */
-  async manifestChunk(id: string, offset: number, size: number): Promise<{ manifestHash: string; total: number; chunk: Buffer } | undefined> {
-    const m = await this.db.withSchema(SCHEMA).table('manifests')
-      .select('manifest_hash', this.db.raw('octet_length(bytes) as total'), this.db.raw('substring(bytes from ? for ?) as chunk', [offset + 1, size]))
-      .where('analysis_id', id).first();
+  async manifestChunk(
+    id: string,
+    offset: number,
+    size: number,
+  ): Promise<{ manifestHash: string; total: number; chunk: Buffer } | undefined> {
+    const m = await this.db
+      .withSchema(SCHEMA)
+      .table('manifests')
+      .select(
+        'manifest_hash',
+        this.db.raw('octet_length(bytes) as total'),
+        this.db.raw('substring(bytes from ? for ?) as chunk', [offset + 1, size]),
+      )
+      .where('analysis_id', id)
+      .first();
     return m ? { manifestHash: m.manifest_hash as string, total: Number(m.total), chunk: m.chunk as Buffer } : undefined;
   }
 

@@ -8,7 +8,12 @@ export class StageStore {
 
   async save(trx: Knex.Transaction, analysisId: string, stage: string, output: unknown): Promise<void> {
     const bytes = gzipSync(Buffer.from(JSON.stringify(output)));
-    await trx.withSchema(SCHEMA).table('stage_outputs').insert({ analysis_id: analysisId, stage, output: bytes }).onConflict(['analysis_id', 'stage']).merge();
+    await trx
+      .withSchema(SCHEMA)
+      .table('stage_outputs')
+      .insert({ analysis_id: analysisId, stage, output: bytes })
+      .onConflict(['analysis_id', 'stage'])
+      .merge();
   }
 
   async load<T>(analysisId: string, stage: string): Promise<T> {

@@ -1,6 +1,22 @@
 import {
-  buildManifest, compare, decide, fingerprint, histories, inventory, Deadline, FingerprintPool, DEFAULT_K, DEFAULT_WINDOW,
-  type Comparison, type Decision, type Fingerprints, type Inventory, type PairHistory, type Limits, type Progress, type RepoRef,
+  buildManifest,
+  compare,
+  decide,
+  fingerprint,
+  histories,
+  inventory,
+  Deadline,
+  FingerprintPool,
+  DEFAULT_K,
+  DEFAULT_WINDOW,
+  type Comparison,
+  type Decision,
+  type Fingerprints,
+  type Inventory,
+  type PairHistory,
+  type Limits,
+  type Progress,
+  type RepoRef,
 } from '@lineage/engine';
 import { LimitError } from './limits';
 import { checkRemote, type CheckedRemote, type RemotePolicy } from './intake/remote-policy';
@@ -25,8 +41,13 @@ export interface StageContext {
   gitDirs: Sides<string>;
 }
 
-export interface ResolveOutput { origin: { url: string; host: string; addresses: string[] }; target: { url: string; host: string; addresses: string[] } }
-export interface FetchOutput { committedAt: Sides<string> }
+export interface ResolveOutput {
+  origin: { url: string; host: string; addresses: string[] };
+  target: { url: string; host: string; addresses: string[] };
+}
+export interface FetchOutput {
+  committedAt: Sides<string>;
+}
 
 /**
  * One fingerprint pool for the life of the process: workers start and load
@@ -40,7 +61,11 @@ export function processPool(size: number): FingerprintPool {
   return shared.pool;
 }
 
-const side = (ctx: StageContext, s: 'origin' | 'target'): RepoRef => ({ dir: ctx.gitDirs[s], commit: ctx.pair[s].commit, url: ctx.pair[s].url });
+const side = (ctx: StageContext, s: 'origin' | 'target'): RepoRef => ({
+  dir: ctx.gitDirs[s],
+  commit: ctx.pair[s].commit,
+  url: ctx.pair[s].url,
+});
 const stageOpts = (ctx: StageContext, s: 'origin' | 'target') => ({
   limits: ctx.limits,
   signal: ctx.signal,
@@ -73,7 +98,13 @@ export const STAGES = {
       const remote = { ...resolved[s], fetchUrl: ctx.pair[s].url, port: portOf(ctx.pair[s].url) } as CheckedRemote;
       const gitDir = ctx.gitDirs[s];
       await withSizeBound(gitDir, ctx.maxRepoBytes, ctx.signal, (signal) =>
-        fetchCommit(gitDir, remote, ctx.pair[s].commit, { depth: ctx.limits.maxCommits, filterBlobs: false, timeoutMs: ctx.fetchTimeoutMs, field: `pair.${s}`, signal }),
+        fetchCommit(gitDir, remote, ctx.pair[s].commit, {
+          depth: ctx.limits.maxCommits,
+          filterBlobs: false,
+          timeoutMs: ctx.fetchTimeoutMs,
+          field: `pair.${s}`,
+          signal,
+        }),
       );
       committedAt[s] = await commitTime(gitDir, ctx.pair[s].commit);
       ctx.onProgress({ done: ++done, total: 2, unit: 'items' });
@@ -82,7 +113,10 @@ export const STAGES = {
   },
 
   async inventory(ctx: StageContext): Promise<Sides<Inventory>> {
-    const [origin, target] = await Promise.all([inventory(side(ctx, 'origin'), stageOpts(ctx, 'origin')), inventory(side(ctx, 'target'), stageOpts(ctx, 'target'))]);
+    const [origin, target] = await Promise.all([
+      inventory(side(ctx, 'origin'), stageOpts(ctx, 'origin')),
+      inventory(side(ctx, 'target'), stageOpts(ctx, 'target')),
+    ]);
     return { origin, target };
   },
 
@@ -103,7 +137,11 @@ export const STAGES = {
   },
 
   async compare(ctx: StageContext): Promise<Comparison> {
-    const [inv, fp, hist] = await Promise.all([ctx.load<Sides<Inventory>>('inventory'), ctx.load<Sides<Fingerprints>>('fingerprint'), ctx.load<PairHistory>('history')]);
+    const [inv, fp, hist] = await Promise.all([
+      ctx.load<Sides<Inventory>>('inventory'),
+      ctx.load<Sides<Fingerprints>>('fingerprint'),
+      ctx.load<PairHistory>('history'),
+    ]);
     return compare(
       { repo: side(ctx, 'origin'), inventory: inv.origin, fingerprints: fp.origin, history: hist.origin },
       { repo: side(ctx, 'target'), inventory: inv.target, fingerprints: fp.target, history: hist.target },
@@ -119,7 +157,10 @@ export const STAGES = {
 
   async manifest(ctx: StageContext): Promise<{ hash: string; bytesBase64: string; verdict: string }> {
     const [inv, hist, comparison, decision] = await Promise.all([
-      ctx.load<Sides<Inventory>>('inventory'), ctx.load<PairHistory>('history'), ctx.load<Comparison>('compare'), ctx.load<Decision>('decide'),
+      ctx.load<Sides<Inventory>>('inventory'),
+      ctx.load<PairHistory>('history'),
+      ctx.load<Comparison>('compare'),
+      ctx.load<Decision>('decide'),
     ]);
     const m = buildManifest({
       pair: { origin: side(ctx, 'origin'), target: side(ctx, 'target') },
@@ -162,7 +203,8 @@ async function withSizeBound<T>(gitDir: string, maxBytes: number, outer: AbortSi
   try {
     return await fn(ac.signal);
   } catch (err) {
-    if (tooLarge) throw new LimitError('maxRepoBytes', 'REPOSITORY_TOO_LARGE', 'A repository exceeds the configured size bound (maxRepoBytes).');
+    if (tooLarge)
+      throw new LimitError('maxRepoBytes', 'REPOSITORY_TOO_LARGE', 'A repository exceeds the configured size bound (maxRepoBytes).');
     throw err;
   } finally {
     clearInterval(timer);

@@ -1,7 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Counter, Gauge } from 'prom-client';
 import { messages, STAGE_NAMES, streams, type AnalysisCompletedEvent, type AnalysisProgressEvent } from '@lineage/schemas';
-import { ApiError, heartbeatMs, holdThroughOutage, type Consumption, type Delivery, type JetStream, type Knex, type Logger, type Outcome, type ServiceMetrics } from '@lineage/service-kit';
+import {
+  ApiError,
+  heartbeatMs,
+  holdThroughOutage,
+  type Consumption,
+  type Delivery,
+  type JetStream,
+  type Knex,
+  type Logger,
+  type Outcome,
+  type ServiceMetrics,
+} from '@lineage/service-kit';
 import { isEngineError, stageError, type Limits } from '@lineage/engine';
 import { StageStore } from './stage-store';
 import { STAGES, type FetchOutput, type StageContext } from './stages';
@@ -107,11 +118,17 @@ export class PipelineWorker {
       what: 'job',
       logFields: (job) => ({ analysisId: job.analysisId }),
       isPermanent: isDeterministic,
-      messages: { retry: 'transient failure; job will be redelivered', lastDelivery: 'job failed on its last delivery', permanent: 'job cannot succeed; analysis failed' },
+      messages: {
+        retry: 'transient failure; job will be redelivered',
+        lastDelivery: 'job failed on its last delivery',
+        permanent: 'job cannot succeed; analysis failed',
+      },
     });
     this.consumption = consumption;
     new Gauge({
-      name: 'lineage_pipeline_jobs_pending', help: 'Jobs waiting or in progress on the work queue', registers: [this.o.metrics.registry],
+      name: 'lineage_pipeline_jobs_pending',
+      help: 'Jobs waiting or in progress on the work queue',
+      registers: [this.o.metrics.registry],
       async collect() {
         const n = await consumption.pending();
         if (n !== null) this.set(n);
@@ -246,7 +263,10 @@ export class PipelineWorker {
 
   /** Every database step below goes through `held`: a database outage holds the job where it is. */
   private async run(job: Job): Promise<void> {
-    const { id, ac: { signal } } = job;
+    const {
+      id,
+      ac: { signal },
+    } = job;
     const row = (await this.held(job, () => this.repo.find(id)))!;
     if (row.state === 'cancelling') return this.held(job, () => this.finishCancel(id));
     if (row.state === 'queued') await this.held(job, () => this.repo.startRunning(id));
@@ -262,7 +282,7 @@ export class PipelineWorker {
         // replica (each has its own cache) or resumed after its repositories were evicted finds fetch done and the
         // commits missing here: fetch runs again (the same pinned commits) before them.
         const refetch = await this.mustRefetch(stages, pair, gitDirs);
-        if (refetch) job.log.info('repositories not in this replica\'s cache; fetching them again');
+        if (refetch) job.log.info("repositories not in this replica's cache; fetching them again");
         for (const name of STAGE_NAMES) {
           const current = stages.find((s) => s.name === name)!;
           if (current.state === 'done' && !(name === 'fetch' && refetch)) continue;
@@ -284,9 +304,29 @@ export class PipelineWorker {
     return !((await hasCommit(gitDirs.origin, pair.origin.commit)) && (await hasCommit(gitDirs.target, pair.target.commit)));
   }
 
-  private async runStage(job: Job, name: StageName, attempt: number, pair: StageContext['pair'], gitDirs: StageContext['gitDirs']): Promise<void> {
-    const { id, log, ac: { signal } } = job;
-    await this.held(job, () => this.repo.patchStage(id, name, { state: 'running', startedAt: String(now()), finishedAt: null, done: null, total: null, unit: null, attempt }));
+  private async runStage(
+    job: Job,
+    name: StageName,
+    attempt: number,
+    pair: StageContext['pair'],
+    gitDirs: StageContext['gitDirs'],
+  ): Promise<void> {
+    const {
+      id,
+      log,
+      ac: { signal },
+    } = job;
+    await this.held(job, () =>
+      this.repo.patchStage(id, name, {
+        state: 'running',
+        startedAt: String(now()),
+        finishedAt: null,
+        done: null,
+        total: null,
+        unit: null,
+        attempt,
+      }),
+    );
     if (attempt > 1) {
       this.retries.inc({ stage: name });
       log.info({ stage: name, attempt }, 'stage retried');
@@ -327,7 +367,12 @@ export class PipelineWorker {
     await this.held(job, () =>
       this.o.db.transaction(async (trx) => {
         await this.store.save(trx, id, name, output);
-        await this.repo.patchStage(id, name, { state: 'done', finishedAt: String(now()), done: last.done, total: last.total, unit: last.unit }, trx);
+        await this.repo.patchStage(
+          id,
+          name,
+          { state: 'done', finishedAt: String(now()), done: last.done, total: last.total, unit: last.unit },
+          trx,
+        );
         if (name === 'fetch') await this.repo.setCommitTimes(id, (output as FetchOutput).committedAt, trx);
       }),
     );
@@ -350,8 +395,16 @@ export class PipelineWorker {
     const event: AnalysisCompletedEvent = {
       analysisId: String(row.id),
       pair: {
-        origin: { url: String(row.origin_url), commit: String(row.origin_commit), committedAt: row.committed_at_origin == null ? null : String(row.committed_at_origin) },
-        target: { url: String(row.target_url), commit: String(row.target_commit), committedAt: row.committed_at_target == null ? null : String(row.committed_at_target) },
+        origin: {
+          url: String(row.origin_url),
+          commit: String(row.origin_commit),
+          committedAt: row.committed_at_origin == null ? null : String(row.committed_at_origin),
+        },
+        target: {
+          url: String(row.target_url),
+          commit: String(row.target_commit),
+          committedAt: row.committed_at_target == null ? null : String(row.committed_at_target),
+        },
       },
       engineVersion: String(row.engine_version),
       manifestHash: String(row.manifest_hash),
@@ -374,7 +427,14 @@ export class PipelineWorker {
     this.o.log.warn({ analysisId: id, code: e.code, limit: e.limit }, 'analysis failed');
   }
 
-  private async progress(job: Job, stage: StageName, stageState: 'running' | 'done', done: number | null, total: number | null, attempt: number): Promise<void> {
+  private async progress(
+    job: Job,
+    stage: StageName,
+    stageState: 'running' | 'done',
+    done: number | null,
+    total: number | null,
+    attempt: number,
+  ): Promise<void> {
     const id = job.id;
     const row = await this.held(job, () => this.repo.stateOf(id));
     const event: AnalysisProgressEvent = { analysisId: id, state: row!.state, stage, stageState, done, total, attempt, at: String(now()) };

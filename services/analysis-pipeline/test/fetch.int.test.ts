@@ -12,7 +12,13 @@ import type { CheckedRemote } from '../src/intake/remote-policy';
 // holding a `.git` entry, which must stay refused.
 
 const run = (gitDir: string, args: string[], input?: Buffer): string =>
-  execFileSync('git', ['--git-dir', gitDir, ...args], { input, stdio: 'pipe', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } }).toString().trim();
+  execFileSync('git', ['--git-dir', gitDir, ...args], {
+    input,
+    stdio: 'pipe',
+    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+  })
+    .toString()
+    .trim();
 
 function entry(mode: string, name: string, sha: string): Buffer {
   return Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(sha, 'hex')]);
@@ -97,7 +103,11 @@ describe('fetching one pinned commit', () => {
   });
 
   it('no error carries the URL or git stderr', async () => {
-    for (const [name, commit] of [['dotgit', dotgit], ['legacy', 'f'.repeat(40)], ['no-such-repo', legacy]] as const) {
+    for (const [name, commit] of [
+      ['dotgit', dotgit],
+      ['legacy', 'f'.repeat(40)],
+      ['no-such-repo', legacy],
+    ] as const) {
       const { err } = await fetchInto(name, commit);
       const text = JSON.stringify({ m: (err as ApiError).message, f: (err as ApiError).fields });
       expect(text).not.toContain('127.0.0.1');
@@ -108,10 +118,13 @@ describe('fetching one pinned commit', () => {
 
 describe('classifyFetchFailure', () => {
   it.each([
-    ['error: object 0d0e8: hasDotgit: contains \'.git\'\nfatal: fsck error in packed object\nfatal: fetch-pack: invalid index-pack output', 'integrity'],
+    [
+      "error: object 0d0e8: hasDotgit: contains '.git'\nfatal: fsck error in packed object\nfatal: fetch-pack: invalid index-pack output",
+      'integrity',
+    ],
     ['fatal: remote error: upload-pack: not our ref ffffffffffffffffffffffffffffffffffffffff', 'not_found'],
     ['error: Server does not allow request for unadvertised object ffff', 'not_found'],
-    ['fatal: unable to access \'...\': Failed to connect to host port 443: Connection refused', 'unreachable'],
+    ["fatal: unable to access '...': Failed to connect to host port 443: Connection refused", 'unreachable'],
     ['error: RPC failed; curl 56 Recv failure\nfatal: early EOF', 'unreachable'],
     ['', 'unreachable'],
   ])('%#: %s', (stderr, kind) => {

@@ -17,7 +17,11 @@ describe('remote refusals become API errors', () => {
     expect(JSON.stringify({ m: (caught as ApiError).message, f: (caught as ApiError).fields })).not.toContain('hunter2');
   });
   it('maps DNS failure to REPOSITORY_UNREACHABLE', async () => {
-    await expect(checkRemote('https://github.com/a/b', policy, 'target.url', async () => { throw new Error('nxdomain'); })).rejects.toMatchObject({
+    await expect(
+      checkRemote('https://github.com/a/b', policy, 'target.url', async () => {
+        throw new Error('nxdomain');
+      }),
+    ).rejects.toMatchObject({
       code: 'REPOSITORY_UNREACHABLE',
       fields: [{ path: 'target.url', issue: 'dns_failed' }],
     });

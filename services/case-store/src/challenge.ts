@@ -3,7 +3,12 @@
 import { subjects, type casesApi } from '@lineage/schemas';
 import { ApiError, type HandlerContext, type Nats } from '@lineage/service-kit';
 import {
-  buildChallengeTypedData, challengeDeadline, challengeDigest, challengeTypedDataToJson, rationaleHashOf, ZERO_BYTES32,
+  buildChallengeTypedData,
+  challengeDeadline,
+  challengeDigest,
+  challengeTypedDataToJson,
+  rationaleHashOf,
+  ZERO_BYTES32,
 } from '@lineage/registry';
 import type { z } from 'zod';
 import type { CaseRow } from './store';
@@ -99,12 +104,13 @@ export class ChallengePreparer {
     const notChallengeable = (why: string) => new ApiError('FACT_NOT_CHALLENGEABLE', why);
     const indexed = await this.facts.fact(factKey, ctx, { authoritative: true });
     if (indexed?.latest) {
-      if (indexed.latest.status !== 'ASSERTED') throw notChallengeable('The fact\'s current assertion is no longer open to challenge.');
+      if (indexed.latest.status !== 'ASSERTED') throw notChallengeable("The fact's current assertion is no longer open to challenge.");
       return indexed.latest.manifestHash;
     }
     const chain = await fromChain(this.nats().request(subjects.chain.factAt, { factKey }, { requestId: ctx.requestId }));
-    if (!chain.state.exists || chain.state.manifestHash === null) throw notChallengeable('The fact of this case has no assertion to challenge.');
-    if (chain.state.status !== 'ASSERTED') throw notChallengeable('The fact\'s current assertion is no longer open to challenge.');
+    if (!chain.state.exists || chain.state.manifestHash === null)
+      throw notChallengeable('The fact of this case has no assertion to challenge.');
+    if (chain.state.status !== 'ASSERTED') throw notChallengeable("The fact's current assertion is no longer open to challenge.");
     return chain.state.manifestHash;
   }
 }

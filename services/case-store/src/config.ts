@@ -9,7 +9,10 @@ export const caseStoreEnv = {
   CURSOR_SECRET: z.string().min(16).default('lineage-dev-cursor-secret-not-for-production'),
   MIGRATE_ON_START: envTypes.bool.default(false),
   /** Registry template id of the lineage claim: a case's fact key is computed with it. */
-  LINEAGE_TEMPLATE_ID: z.string().regex(/^[1-9][0-9]{0,76}$/, 'decimal_string').default('1'),
+  LINEAGE_TEMPLATE_ID: z
+    .string()
+    .regex(/^[1-9][0-9]{0,76}$/, 'decimal_string')
+    .default('1'),
   /** A case read never waits longer than this for its fact; past it the report says `fact: null`. */
   FACT_TIMEOUT_MS: envTypes.ms.default(1000),
   /** How often the set of fact keys the indexer has is refreshed (0 = off: every case read asks the indexer). */
@@ -25,7 +28,12 @@ export const caseStoreEnv = {
   /** Events processed at once by one replica. */
   CONSUMER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /** Largest manifest this service accepts. */
-  MANIFEST_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(256 * 1024 * 1024),
+  MANIFEST_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(256 * 1024 * 1024),
 };
 export type CaseStoreConfig = ReturnType<typeof loadCaseStoreConfig>;
 export const loadCaseStoreConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(caseStoreEnv, env);

@@ -33,7 +33,11 @@ export class CompletedEventsConsumer {
     this.consumption = await this.js.consume(
       messages.analysisCompleted,
       async (event, d) => {
-        await this.ingest.apply(event, { requestId: d.requestId, maxManifestBytes: this.opts.maxManifestBytes, heartbeat: () => d.working() });
+        await this.ingest.apply(event, {
+          requestId: d.requestId,
+          maxManifestBytes: this.opts.maxManifestBytes,
+          heartbeat: () => d.working(),
+        });
       },
       {
         durable: CONSUMER_NAME,

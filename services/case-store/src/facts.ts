@@ -48,7 +48,11 @@ export class FactPresence {
     let cursor: string | undefined;
     try {
       for (let pages = 0; ; pages++) {
-        const page = await this.nats().request(subjects.facts.list, { limit: 100, ...(cursor ? { cursor } : {}) }, { requestId: `fact-presence-${pages}` });
+        const page = await this.nats().request(
+          subjects.facts.list,
+          { limit: 100, ...(cursor ? { cursor } : {}) },
+          { requestId: `fact-presence-${pages}` },
+        );
         for (const f of page.items) keys.add(f.factKey);
         if (keys.size > this.maxFacts) {
           this.keys = null; // too many to mirror: every read asks
@@ -86,8 +90,12 @@ export class CaseFacts {
    * factKey = lineageFactKey(templateId, pinned pair); null if the pair cannot be a subject
    * (e.g. an over-long URL). The key stored at publication is used while the template is unchanged.
    */
-  factKey(row: Pick<CaseRow, 'origin_url' | 'origin_commit' | 'target_url' | 'target_commit'> & Partial<Pick<CaseRow, 'fact_template_id' | 'fact_key'>>): string | null {
-    if (row.fact_template_id !== undefined && row.fact_template_id !== null && String(row.fact_template_id) === this.templateId) return row.fact_key ?? null;
+  factKey(
+    row: Pick<CaseRow, 'origin_url' | 'origin_commit' | 'target_url' | 'target_commit'> &
+      Partial<Pick<CaseRow, 'fact_template_id' | 'fact_key'>>,
+  ): string | null {
+    if (row.fact_template_id !== undefined && row.fact_template_id !== null && String(row.fact_template_id) === this.templateId)
+      return row.fact_key ?? null;
     try {
       return lineageFactKey(this.templateId, {
         originUrl: row.origin_url,
@@ -104,14 +112,19 @@ export class CaseFacts {
    * The indexed fact, or null when there is none or the indexer cannot answer in time.
    * `authoritative` skips the presence shortcut (challenge preparation must see the newest state).
    */
-  async fact(factKey: string | null, ctx: { requestId: string; log: Logger }, opts: { authoritative?: boolean } = {}): Promise<Fact | null> {
+  async fact(
+    factKey: string | null,
+    ctx: { requestId: string; log: Logger },
+    opts: { authoritative?: boolean } = {},
+  ): Promise<Fact | null> {
     if (factKey === null) return null;
     if (!opts.authoritative && this.presence?.state(factKey) === 'absent') return null;
     try {
       const res = await this.nats().request(subjects.facts.get, { factKey }, { requestId: ctx.requestId, timeoutMs: this.timeoutMs });
       return res.fact;
     } catch (err) {
-      if (!(err instanceof ApiError && err.code === 'FACT_NOT_FOUND')) ctx.log.debug({ code: err instanceof ApiError ? err.code : 'error' }, 'fact unavailable; reporting null');
+      if (!(err instanceof ApiError && err.code === 'FACT_NOT_FOUND'))
+        ctx.log.debug({ code: err instanceof ApiError ? err.code : 'error' }, 'fact unavailable; reporting null');
       return null;
     }
   }

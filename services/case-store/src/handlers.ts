@@ -11,7 +11,9 @@ export function registerHandlers(nats: Nats, deps: { store: CaseStore; facts: Ca
     const { row, report } = await store.report(q.id);
     const factKey = facts.factKey(row);
     const fact = await facts.fact(factKey, ctx);
-    return { case: { ...report, id: String(row.id), analysisId: String(row.analysis_id), createdAt: String(row.created_at), factKey, fact } };
+    return {
+      case: { ...report, id: String(row.id), analysisId: String(row.analysis_id), createdAt: String(row.created_at), factKey, fact },
+    };
   });
   nats.serve(subjects.cases.evidence, (q) => store.evidence(q));
   nats.serve(subjects.cases.search, (q) => store.search(q));

@@ -41,7 +41,12 @@ export class Ingest {
     if (!isStorableId(event.analysisId)) throw new PermanentIngestError('analysis id out of range');
     const existing = await this.store.caseOfAnalysis(event.analysisId);
     if (existing) {
-      await this.announce({ analysisId: event.analysisId, caseId: existing.id, manifestHash: existing.manifestHash, publishedAt: existing.createdAt });
+      await this.announce({
+        analysisId: event.analysisId,
+        caseId: existing.id,
+        manifestHash: existing.manifestHash,
+        publishedAt: existing.createdAt,
+      });
       return { caseId: existing.id, created: false };
     }
     const bytes = await this.readManifest(event, opts);
@@ -54,20 +59,39 @@ export class Ingest {
       throw new PermanentIngestError('manifest is not JSON');
     }
     const parsed = ManifestSchema.safeParse(json);
-    if (!parsed.success) throw new PermanentIngestError(`manifest does not match its schema (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
+    if (!parsed.success)
+      throw new PermanentIngestError(`manifest does not match its schema (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
     const manifest = parsed.data;
     if (manifest.pair.origin.commit !== event.pair.origin.commit || manifest.pair.target.commit !== event.pair.target.commit) {
       throw new PermanentIngestError('manifest pair differs from the event');
     }
     const built = buildCase(event, manifest);
     const p = event.pair;
-    const factKey = this.facts.factKey({ origin_url: p.origin.url, origin_commit: p.origin.commit, target_url: p.target.url, target_commit: p.target.commit });
-    const out = await this.store.insertCase({
-      analysisId: event.analysisId, built, engineVersion: manifest.engineVersion, createdAt: this.now(), fact: { templateId: this.facts.template, factKey },
+    const factKey = this.facts.factKey({
+      origin_url: p.origin.url,
+      origin_commit: p.origin.commit,
+      target_url: p.target.url,
+      target_commit: p.target.commit,
     });
-    this.log.info({ analysisId: event.analysisId, caseId: out.id, created: out.created, evidence: built.evidence.length }, 'case published');
+    const out = await this.store.insertCase({
+      analysisId: event.analysisId,
+      built,
+      engineVersion: manifest.engineVersion,
+      createdAt: this.now(),
+      fact: { templateId: this.facts.template, factKey },
+    });
+    this.log.info(
+      { analysisId: event.analysisId, caseId: out.id, created: out.created, evidence: built.evidence.length },
+      'case published',
+    );
     const stored = await this.store.caseOfAnalysis(event.analysisId);
-    if (stored) await this.announce({ analysisId: event.analysisId, caseId: stored.id, manifestHash: stored.manifestHash, publishedAt: stored.createdAt });
+    if (stored)
+      await this.announce({
+        analysisId: event.analysisId,
+        caseId: stored.id,
+        manifestHash: stored.manifestHash,
+        publishedAt: stored.createdAt,
+      });
     return { caseId: out.id, created: out.created };
   }
 
@@ -77,7 +101,11 @@ export class Ingest {
     let got = 0;
     let total = -1;
     do {
-      const reply = await this.nats().request(subjects.analysis.manifest, { id: event.analysisId, offset: got }, { requestId: opts.requestId });
+      const reply = await this.nats().request(
+        subjects.analysis.manifest,
+        { id: event.analysisId, offset: got },
+        { requestId: opts.requestId },
+      );
       if (reply.manifestHash !== event.manifestHash) throw new PermanentIngestError('pipeline serves a different manifest');
       if (reply.offset !== got) throw new Error('manifest chunk at the wrong offset');
       if (total === -1) {

@@ -33,11 +33,12 @@ const STRENGTH_RANK: Record<string, number> = { STRONG: 3, MODERATE: 2, WEAK: 1 
 export function rankEvidence(items: readonly ManifestEvidenceItem[]): ManifestEvidenceItem[] {
   return items
     .map((item, index) => ({ item, index, score: Number(item.score) }))
-    .sort((a, b) => (STRENGTH_RANK[b.item.strength]! - STRENGTH_RANK[a.item.strength]!) || (b.score - a.score) || (a.index - b.index))
+    .sort((a, b) => STRENGTH_RANK[b.item.strength]! - STRENGTH_RANK[a.item.strength]! || b.score - a.score || a.index - b.index)
     .map((x) => x.item);
 }
 
-const location = (l: ManifestEvidenceItem['origin']) => (l ? { path: l.path, startLine: l.startLine, endLine: l.endLine, blobId: l.blobId || null } : null);
+const location = (l: ManifestEvidenceItem['origin']) =>
+  l ? { path: l.path, startLine: l.startLine, endLine: l.endLine, blobId: l.blobId || null } : null;
 
 export function toApiEvidence(e: ManifestEvidenceItem): ApiEvidence {
   return {
@@ -67,7 +68,10 @@ export function buildCase(event: AnalysisCompletedEvent, manifest: ParsedManifes
   // Items located on both sides first: a reader can open both files at the lines given.
   const located = evidence.filter((r) => r.item.origin && r.item.target);
   const rest = evidence.filter((r) => !(r.item.origin && r.item.target));
-  const highlights = [...located, ...rest].slice(0, HIGHLIGHTS).sort((a, b) => a.seq - b.seq).map((r) => ({ ...r.item, id: String(r.seq) }));
+  const highlights = [...located, ...rest]
+    .slice(0, HIGHLIGHTS)
+    .sort((a, b) => a.seq - b.seq)
+    .map((r) => ({ ...r.item, id: String(r.seq) }));
 
   const byStrength = { STRONG: 0, MODERATE: 0, WEAK: 0 };
   for (const e of manifest.evidence) byStrength[e.strength] += 1;
@@ -141,14 +145,20 @@ export function summarize(event: AnalysisCompletedEvent, m: ParsedManifest): str
   }
   const mt = m.metrics;
   if (mt.targetCodeTokens > 0 && mt.originCodeTokens > 0) {
-    parts.push(`Share of the target's code material also found in the origin: ${mt.targetContainment}; of the origin's found in the target: ${mt.originContainment}.`);
+    parts.push(
+      `Share of the target's code material also found in the origin: ${mt.targetContainment}; of the origin's found in the target: ${mt.originContainment}.`,
+    );
   }
   if (mt.sharedCommits > 0) parts.push(`The two histories share ${plural(mt.sharedCommits, 'commit')}.`);
   const l = m.lineage;
   const fork = l?.forkPoints[0];
   if (l && fork) {
-    parts.push(`The newest commit both hold is ${fork.commit.slice(0, 12)}, dated ${day(fork.time)}; after it the origin has ${plural(l.originOnlyCommits, 'commit')} and the target ${plural(l.targetOnlyCommits, 'commit')}.`);
-    const kinds = l.signals.filter((s) => s.original === l.original && Number(s.weight) > 0).map((s) => s.kind.toLowerCase().replace(/_/g, ' '));
+    parts.push(
+      `The newest commit both hold is ${fork.commit.slice(0, 12)}, dated ${day(fork.time)}; after it the origin has ${plural(l.originOnlyCommits, 'commit')} and the target ${plural(l.targetOnlyCommits, 'commit')}.`,
+    );
+    const kinds = l.signals
+      .filter((s) => s.original === l.original && Number(s.weight) > 0)
+      .map((s) => s.kind.toLowerCase().replace(/_/g, ' '));
     if (l.certain) parts.push(`The ${l.original}'s pinned commit is in the other history, so the other continues it.`);
     else if (l.original !== 'none') parts.push(`Signals that the ${l.original} is the original: ${kinds.join(', ')}.`);
     else parts.push('The signals do not show which side is the original.');
@@ -158,7 +168,9 @@ export function summarize(event: AnalysisCompletedEvent, m: ParsedManifest): str
   const td = day(event.pair.target.committedAt);
   if (od && td) parts.push(`The pinned origin commit is dated ${od} and the pinned target commit ${td}.`);
   if (mt.originFirstWeight > 0 || mt.targetFirstWeight > 0) {
-    parts.push(`Matched material dated in both histories appears earlier in the origin ${mt.originFirstWeight} times and earlier in the target ${mt.targetFirstWeight} times.`);
+    parts.push(
+      `Matched material dated in both histories appears earlier in the origin ${mt.originFirstWeight} times and earlier in the target ${mt.targetFirstWeight} times.`,
+    );
   }
   parts.push(
     `Verdict ${m.verdict} with ${m.confidence.toLowerCase()} confidence: ${VERDICT_PHRASE[m.verdict]}; direction ${DIRECTION_PHRASE[m.direction]}.`,
@@ -172,9 +184,11 @@ export function whyChosen(m: ParsedManifest): string {
   const winner = sorted.find((a) => a.verdict === m.verdict);
   if (!winner) return `The engine recorded no scored alternative for ${m.verdict}.`;
   const others = sorted.filter((a) => a !== winner);
-  const ahead = others.length === 0 ? 'the only alternative scored' : `ahead of ${others.map((a) => `${a.verdict} (${a.score})`).join(', ')}`;
+  const ahead =
+    others.length === 0 ? 'the only alternative scored' : `ahead of ${others.map((a) => `${a.verdict} (${a.score})`).join(', ')}`;
   return `${m.verdict} scored ${winner.score}, ${ahead}. ${winner.reason}`.trim();
 }
 
 /** Words a summary must never contain: the service states evidence, not accusations or legal conclusions. */
-export const BANNED_WORDS = /\b(stolen|steal\w*|theft|thie\w*|plagiar\w*|infring\w*|illegal\w*|unlawful\w*|guilt\w*|liab\w*|pira\w*|violat\w*|copied illegally)\b/i;
+export const BANNED_WORDS =
+  /\b(stolen|steal\w*|theft|thie\w*|plagiar\w*|infring\w*|illegal\w*|unlawful\w*|guilt\w*|liab\w*|pira\w*|violat\w*|copied illegally)\b/i;

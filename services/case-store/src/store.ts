@@ -30,8 +30,21 @@ export interface CaseRow {
 
 /** Columns of a case card (never the report: cards must not detoast it). */
 const CARD_COLUMNS = [
-  'id', 'analysis_id', 'origin_url', 'origin_commit', 'origin_committed_at', 'target_url', 'target_commit', 'target_committed_at',
-  'verdict', 'confidence', 'direction', 'manifest_hash', 'fact_template_id', 'fact_key', 'created_at',
+  'id',
+  'analysis_id',
+  'origin_url',
+  'origin_commit',
+  'origin_committed_at',
+  'target_url',
+  'target_commit',
+  'target_committed_at',
+  'verdict',
+  'confidence',
+  'direction',
+  'manifest_hash',
+  'fact_template_id',
+  'fact_key',
+  'created_at',
 ];
 
 /** Whether a decimal id fits the bigint columns; larger ids cannot exist (and must not reach SQL). */
@@ -40,7 +53,13 @@ export const isStorableId = fitsBigint;
 // Cursor positions (checked before they reach a query): a case id, an evidence rank, a search hit.
 const decimalId = z.string().regex(/^[0-9]{1,19}$/);
 const IdPosition = z.object({ id: decimalId });
-const SeqPosition = z.object({ seq: z.number().int().min(0).max(2 ** 31 - 1) });
+const SeqPosition = z.object({
+  seq: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1),
+});
 const SearchPosition = z.object({ rank: z.union([z.literal(0), z.literal(1), z.literal(2)]), id: decimalId });
 
 /**
@@ -60,7 +79,10 @@ export type EvidenceFilter = { layer?: string; strength?: string; kind?: string;
  * to the list and its filters; nothing uses OFFSET.
  */
 export class CaseStore {
-  constructor(private readonly db: Knex, private readonly cursors: CursorCodec) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly cursors: CursorCodec,
+  ) {}
 
   private cases() {
     return this.db.withSchema(SCHEMA).table('cases');
@@ -70,8 +92,16 @@ export class CaseStore {
     return {
       id: String(r.id),
       pair: {
-        origin: { url: r.origin_url, commit: r.origin_commit, committedAt: r.origin_committed_at === null ? null : String(r.origin_committed_at) },
-        target: { url: r.target_url, commit: r.target_commit, committedAt: r.target_committed_at === null ? null : String(r.target_committed_at) },
+        origin: {
+          url: r.origin_url,
+          commit: r.origin_commit,
+          committedAt: r.origin_committed_at === null ? null : String(r.origin_committed_at),
+        },
+        target: {
+          url: r.target_url,
+          commit: r.target_commit,
+          committedAt: r.target_committed_at === null ? null : String(r.target_committed_at),
+        },
       },
       verdict: r.verdict as CaseCard['verdict'],
       confidence: r.confidence as CaseCard['confidence'],
@@ -89,7 +119,8 @@ export class CaseStore {
 
   /** The case of an analysis, if it has one. */
   async caseOfAnalysis(analysisId: string): Promise<{ id: string; manifestHash: string; createdAt: string } | null> {
-    const row = (await this.cases().where('analysis_id', analysisId).first('id', 'manifest_hash', 'created_at')) as { id: string; manifest_hash: string; created_at: string } | undefined;
+    const row = (await this.cases().where('analysis_id', analysisId).first('id', 'manifest_hash', 'created_at')) as
+      { id: string; manifest_hash: string; created_at: string } | undefined;
     return row ? { id: String(row.id), manifestHash: row.manifest_hash, createdAt: String(row.created_at) } : null;
   }
 
@@ -176,7 +207,12 @@ export class CaseStore {
 
   async report(id: string): Promise<{ row: CaseRow; report: StoredReport }> {
     if (!isStorableId(id)) throw notFound('CASE_NOT_FOUND', 'case');
-    const [row] = await prepared<CaseRow & { report: StoredReport }>(this.db, this.cases().select([...CARD_COLUMNS, 'report']).where('id', id));
+    const [row] = await prepared<CaseRow & { report: StoredReport }>(
+      this.db,
+      this.cases()
+        .select([...CARD_COLUMNS, 'report'])
+        .where('id', id),
+    );
     if (!row) throw notFound('CASE_NOT_FOUND', 'case');
     const { report, ...rest } = row;
     return { row: rest, report };
@@ -190,7 +226,17 @@ export class CaseStore {
   /** One case's evidence, filtered, in rank order, with exact facet counts over the whole filtered set. */
   async evidence(q: { id: string; limit: number; cursor?: string } & EvidenceFilter) {
     if (!isStorableId(q.id)) throw notFound('CASE_NOT_FOUND', 'case');
-    type Row = { part: number; seq: number; item: StoredItem; layer: string | null; strength: string | null; kind: string | null; language: string | null; n: number; g: number };
+    type Row = {
+      part: number;
+      seq: number;
+      item: StoredItem;
+      layer: string | null;
+      strength: string | null;
+      kind: string | null;
+      language: string | null;
+      n: number;
+      g: number;
+    };
     let facetRows: Row[] = [];
     const page = await keysetPage({
       cursors: this.cursors,
@@ -227,7 +273,12 @@ export class CaseStore {
         return all.filter((r) => r.part === 0).sort((a, b) => a.seq - b.seq);
       },
     });
-    const facets = { layer: {} as Record<string, number>, strength: {} as Record<string, number>, kind: {} as Record<string, number>, language: {} as Record<string, number> };
+    const facets = {
+      layer: {} as Record<string, number>,
+      strength: {} as Record<string, number>,
+      kind: {} as Record<string, number>,
+      language: {} as Record<string, number>,
+    };
     let total = 0;
     for (const f of facetRows) {
       // grouping() bitmask, one bit per argument, set when that column is NOT grouped.
@@ -278,10 +329,12 @@ export class CaseStore {
         };
         const branches = [
           isId ? branch(0, (b) => b.where('id', term)) : null,
-          verdict ? branch(1, (b) => {
-            b.where('verdict', verdict);
-            if (isId) b.where('id', '<>', term);
-          }) : null,
+          verdict
+            ? branch(1, (b) => {
+                b.where('verdict', verdict);
+                if (isId) b.where('id', '<>', term);
+              })
+            : null,
           branch(2, (b) => {
             whereRepository(b, term);
             if (verdict) b.where('verdict', '<>', verdict);
@@ -291,7 +344,14 @@ export class CaseStore {
         // A lone branch (most searches: a repository name) is already in order and needs no outer sort.
         if (branches.length === 1) return (await branches[0]!) as Hit[];
         const hits = this.db.queryBuilder().unionAll(branches, true).as('hits');
-        return (await this.db.select('*').from(hits).orderBy([{ column: 'rank', order: 'asc' }, { column: 'id', order: 'desc' }]).limit(take)) as Hit[];
+        return (await this.db
+          .select('*')
+          .from(hits)
+          .orderBy([
+            { column: 'rank', order: 'asc' },
+            { column: 'id', order: 'desc' },
+          ])
+          .limit(take)) as Hit[];
       },
     });
     const matched = ['caseId', 'verdict', 'repository'] as const;

@@ -24,24 +24,49 @@ describe('challenge preparation (pure part)', () => {
 
   it('the pinned digest is the EIP-712 hash computed by hand from the spec', () => {
     const h = (t: string) => keccak256(stringToBytes(t));
-    const domainSeparator = keccak256(encodeAbiParameters(
-      [{ type: 'bytes32' }, { type: 'bytes32' }, { type: 'bytes32' }, { type: 'uint256' }, { type: 'address' }],
-      [h('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'), h('LineageRegistry'), h('1'), 31337n, '0x5FbDB2315678afecb367f032d93F642f64180aa3'],
-    ));
-    const structHash = keccak256(encodeAbiParameters(
-      ['bytes32', 'uint256', 'uint256', 'bytes32', 'bytes32', 'bytes32', 'address', 'uint256', 'uint256'].map((type) => ({ type })),
-      [
-        h('Challenge(uint256 factKey,uint256 caseId,bytes32 manifestHash,bytes32 evidenceDigest,bytes32 rationaleHash,address challenger,uint256 nonce,uint256 deadline)'),
-        73786976294838206464n, 42n, inputs.manifestHash, '0x' + '00'.repeat(32), h(inputs.rationale), '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', 0n, 1763767500n,
-      ],
-    ));
+    const domainSeparator = keccak256(
+      encodeAbiParameters(
+        [{ type: 'bytes32' }, { type: 'bytes32' }, { type: 'bytes32' }, { type: 'uint256' }, { type: 'address' }],
+        [
+          h('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'),
+          h('LineageRegistry'),
+          h('1'),
+          31337n,
+          '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+        ],
+      ),
+    );
+    const structHash = keccak256(
+      encodeAbiParameters(
+        ['bytes32', 'uint256', 'uint256', 'bytes32', 'bytes32', 'bytes32', 'address', 'uint256', 'uint256'].map((type) => ({ type })),
+        [
+          h(
+            'Challenge(uint256 factKey,uint256 caseId,bytes32 manifestHash,bytes32 evidenceDigest,bytes32 rationaleHash,address challenger,uint256 nonce,uint256 deadline)',
+          ),
+          73786976294838206464n,
+          42n,
+          inputs.manifestHash,
+          '0x' + '00'.repeat(32),
+          h(inputs.rationale),
+          '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+          0n,
+          1763767500n,
+        ],
+      ),
+    );
     expect(keccak256(concat(['0x1901', domainSeparator, structHash]))).toBe(PINNED_DIGEST);
   });
 
   it('returns JSON-safe typed data whose integers are decimal strings and that rebuilds to the same digest', () => {
     const out = prepareTypedData(inputs);
     const m = out.typedData.message;
-    expect(m).toMatchObject({ factKey: '73786976294838206464', caseId: '42', nonce: '0', deadline: '1763767500', evidenceDigest: '0x' + '00'.repeat(32) });
+    expect(m).toMatchObject({
+      factKey: '73786976294838206464',
+      caseId: '42',
+      nonce: '0',
+      deadline: '1763767500',
+      evidenceDigest: '0x' + '00'.repeat(32),
+    });
     expect(m.challenger).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
     expect(out.typedData.domain.chainId).toBe('31337');
     expect(out.typedData.types.EIP712Domain).toBeDefined();

@@ -36,7 +36,13 @@ describe('fact presence set', () => {
     let up = true;
     const good = lister([['1']]);
     const bad = lister('down');
-    const p = new FactPresence(() => (up ? good.nats() : bad.nats()), log, 1000, 100, () => now);
+    const p = new FactPresence(
+      () => (up ? good.nats() : bad.nats()),
+      log,
+      1000,
+      100,
+      () => now,
+    );
     await p.refresh();
     up = false;
     now = 500;

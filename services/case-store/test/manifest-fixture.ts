@@ -30,13 +30,18 @@ export function fixtureEvidence(n: number, seed = 0): EvidenceItem[] {
     const strength = STRENGTHS[(i + seed) % 3]!;
     const dir = DIRS[i % DIRS.length]!;
     const language = LANGS[i % LANGS.length];
-    const loc = (side: number) => ({ path: `${dir}file${i % 17}.ts`, startLine: 10 + i, endLine: 20 + i + side, blobId: `${(i + side).toString(16).padStart(4, '0')}${'a'.repeat(36)}` });
+    const loc = (side: number) => ({
+      path: `${dir}file${i % 17}.ts`,
+      startLine: 10 + i,
+      endLine: 20 + i + side,
+      blobId: `${(i + side).toString(16).padStart(4, '0')}${'a'.repeat(36)}`,
+    });
     return {
       id: `E${i + 1}`,
       layer,
       kind: KINDS[(i * 7 + seed) % KINDS.length]!,
       strength,
-      score: ((((i * 37 + seed) % 10000) / 10000)).toFixed(4),
+      score: (((i * 37 + seed) % 10000) / 10000).toFixed(4),
       ...(language ? { language } : {}),
       origin: i % 11 === 5 ? null : loc(0),
       target: loc(1),
@@ -59,13 +64,29 @@ export function fixtureManifest(o: FixtureOptions): Manifest {
     skipped: [],
     chronology: [
       { kind: 'HEAD_TIME', side: 'origin', time: '1700000000', commit: o.originCommit, detail: 'pinned origin commit time' },
-      { kind: 'MATERIAL_FIRST_APPEARANCE', side: 'both', time: null, commit: null, detail: 'matched fingerprints dated earlier in origin: 3; earlier in target: 0' },
+      {
+        kind: 'MATERIAL_FIRST_APPEARANCE',
+        side: 'both',
+        time: null,
+        commit: null,
+        detail: 'matched fingerprints dated earlier in origin: 3; earlier in target: 0',
+      },
     ],
     lineage: o.lineage ?? null,
     layers: LAYERS.map((layer) => ({ layer, score: '0.5000', items: evidence.filter((e) => e.layer === layer).length })),
     metrics: {
-      targetContainment: '0.6200', originContainment: '0.4100', sharedCommits: 0, declaredUpstream: false, declaredBy: 'none',
-      originFirstWeight: 3, targetFirstWeight: 0, originHeadIsShared: false, targetHeadIsShared: false, originCodeTokens: 5000, targetCodeTokens: 4000, fragments: 12,
+      targetContainment: '0.6200',
+      originContainment: '0.4100',
+      sharedCommits: 0,
+      declaredUpstream: false,
+      declaredBy: 'none',
+      originFirstWeight: 3,
+      targetFirstWeight: 0,
+      originHeadIsShared: false,
+      targetHeadIsShared: false,
+      originCodeTokens: 5000,
+      targetCodeTokens: 4000,
+      fragments: 12,
     },
     evidence,
     alternatives: [

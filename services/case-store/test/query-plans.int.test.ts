@@ -39,7 +39,9 @@ beforeAll(async () => {
   await db.raw('vacuum analyze cases.cases');
   await db.raw('vacuum analyze cases.evidence');
   store = new CaseStore(db, new CursorCodec('plan-test-secret-0123456789'));
-  db.on('query', (q: { sql: string; bindings?: unknown[]; prepared?: boolean }) => captured.push({ sql: q.sql, bindings: q.bindings ?? [], prepared: q.prepared === true }));
+  db.on('query', (q: { sql: string; bindings?: unknown[]; prepared?: boolean }) =>
+    captured.push({ sql: q.sql, bindings: q.bindings ?? [], prepared: q.prepared === true }),
+  );
   pg = new Client({ connectionString: database.url });
   await pg.connect();
   await pg.query('set search_path to cases, public');
@@ -80,7 +82,8 @@ async function plansOf(fn: () => Promise<unknown>): Promise<PlanNode[][]> {
   return out;
 }
 
-const seqScans = (plans: PlanNode[][], table: string) => plans.flat().filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === table);
+const seqScans = (plans: PlanNode[][], table: string) =>
+  plans.flat().filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === table);
 
 describe('query plans', () => {
   const caseId = String(EVIDENCE_CASES / 2);
@@ -99,7 +102,10 @@ describe('query plans', () => {
     expect(types).toContain('Limit');
     expect(types.some((t) => t === 'Aggregate' || t === 'MixedAggregate')).toBe(true);
     expect(seqScans(plans, 'evidence')).toEqual([]);
-    const used = plans.flat().filter((n) => n['Relation Name'] === 'evidence').map((n) => n['Node Type']);
+    const used = plans
+      .flat()
+      .filter((n) => n['Relation Name'] === 'evidence')
+      .map((n) => n['Node Type']);
     expect(used.length).toBeGreaterThanOrEqual(2);
   });
 
@@ -146,7 +152,10 @@ describe('query plans', () => {
 
   it('repository substring search has an index path (the trigram indexes)', async () => {
     const search = await plansOf(() => store.search({ q: 'Fork1234', limit: 20 }));
-    const indexes = search.flat().map((n) => n['Index Name']).filter(Boolean);
+    const indexes = search
+      .flat()
+      .map((n) => n['Index Name'])
+      .filter(Boolean);
     expect(indexes).toEqual(expect.arrayContaining(['cases_origin_url_trgm', 'cases_target_url_trgm']));
     expect(seqScans(search, 'cases')).toEqual([]);
     const filtered = await plansOf(() => store.list({ repository: 'fork1234', limit: 20 }));

@@ -31,7 +31,9 @@ describe('evidence ranking', () => {
     for (let i = 1; i < ranked.length; i++) {
       const a = ranked[i - 1]!;
       const b = ranked[i]!;
-      expect(rank[a.strength] > rank[b.strength] || (rank[a.strength] === rank[b.strength] && Number(a.score) >= Number(b.score))).toBe(true);
+      expect(rank[a.strength] > rank[b.strength] || (rank[a.strength] === rank[b.strength] && Number(a.score) >= Number(b.score))).toBe(
+        true,
+      );
     }
   });
 
@@ -76,36 +78,68 @@ describe('summary', () => {
   );
 
   it('the banned-word check catches what it must', () => {
-    for (const w of ['stolen', 'Stealing', 'theft', 'plagiarised', 'infringes', 'illegal', 'unlawful', 'guilty', 'liable', 'pirated', 'violates']) {
+    for (const w of [
+      'stolen',
+      'Stealing',
+      'theft',
+      'plagiarised',
+      'infringes',
+      'illegal',
+      'unlawful',
+      'guilty',
+      'liable',
+      'pirated',
+      'violates',
+    ]) {
       expect(`this code was ${w}`).toMatch(BANNED_WORDS);
     }
   });
 
   it('states the fork point and which side the signals make the original, when the histories share commits', () => {
     const lineage: NonNullable<Manifest['lineage']> = {
-      forkPoints: [{ commit: 'c'.repeat(40), time: '1600000000' }], originOnlyCommits: 8, targetOnlyCommits: 1, truncated: false, thirdLine: false, original: 'origin', certain: false,
+      forkPoints: [{ commit: 'c'.repeat(40), time: '1600000000' }],
+      originOnlyCommits: 8,
+      targetOnlyCommits: 1,
+      truncated: false,
+      thirdLine: false,
+      original: 'origin',
+      certain: false,
       signals: [
         { kind: 'MAINTAINERS', original: 'origin', weight: '2.0000', detail: 'd' },
         { kind: 'DECLARATION', original: 'origin', weight: '2.0000', detail: 'd' },
         { kind: 'IDENTITY', original: 'target', weight: '0.5000', detail: 'd' },
       ],
     };
-    const m = ManifestSchema.parse(JSON.parse(manifestBytes(fixtureManifest({ ...opts, evidence: 5, verdict: 'DECLARED_FORK', lineage })).bytes.toString('utf8')));
+    const m = ManifestSchema.parse(
+      JSON.parse(manifestBytes(fixtureManifest({ ...opts, evidence: 5, verdict: 'DECLARED_FORK', lineage })).bytes.toString('utf8')),
+    );
     const s = summarize(event, m);
-    expect(s).toContain('The newest commit both hold is cccccccccccc, dated 2020-09-13; after it the origin has 8 commits and the target 1 commit.');
+    expect(s).toContain(
+      'The newest commit both hold is cccccccccccc, dated 2020-09-13; after it the origin has 8 commits and the target 1 commit.',
+    );
     expect(s).toContain('Signals that the origin is the original: maintainers, declaration.');
     expect(s).not.toMatch(BANNED_WORDS);
-    const none = ManifestSchema.parse(JSON.parse(manifestBytes(fixtureManifest({ ...opts, evidence: 5, verdict: 'SHARED_UPSTREAM', lineage: { ...lineage, original: 'none' } })).bytes.toString('utf8')));
+    const none = ManifestSchema.parse(
+      JSON.parse(
+        manifestBytes(
+          fixtureManifest({ ...opts, evidence: 5, verdict: 'SHARED_UPSTREAM', lineage: { ...lineage, original: 'none' } }),
+        ).bytes.toString('utf8'),
+      ),
+    );
     expect(summarize(event, none)).toContain('The signals do not show which side is the original.');
   });
 
   it('says plainly when there is no evidence', () => {
-    const m = ManifestSchema.parse(JSON.parse(manifestBytes(fixtureManifest({ ...opts, evidence: 0, verdict: 'INSUFFICIENT_EVIDENCE' })).bytes.toString('utf8')));
+    const m = ManifestSchema.parse(
+      JSON.parse(manifestBytes(fixtureManifest({ ...opts, evidence: 0, verdict: 'INSUFFICIENT_EVIDENCE' })).bytes.toString('utf8')),
+    );
     expect(summarize(event, m)).toContain('produced no evidence items');
   });
 
   it('explains why the winner won with the other scores', () => {
-    expect(whyChosen(manifest)).toBe('LIKELY_DERIVED scored 0.8100, ahead of INDEPENDENT (0.1200), SHARED_UPSTREAM (0.0700). code containment and chronology both point one way');
+    expect(whyChosen(manifest)).toBe(
+      'LIKELY_DERIVED scored 0.8100, ahead of INDEPENDENT (0.1200), SHARED_UPSTREAM (0.0700). code containment and chronology both point one way',
+    );
   });
 
   it('names forge repositories by owner/name', () => {

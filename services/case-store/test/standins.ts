@@ -16,16 +16,22 @@ export class Standins {
   factRequests = 0;
   private readonly subs: Subscription[] = [];
 
-  private constructor(readonly nc: NatsConnection, private readonly chunkBytes: number) {}
+  private constructor(
+    readonly nc: NatsConnection,
+    private readonly chunkBytes: number,
+  ) {}
 
   static async connect(url: string, chunkBytes = 4096): Promise<Standins> {
     return new Standins(await connect({ servers: url }), chunkBytes);
   }
 
   private serve(subject: string, queue: string, answer: (req: Record<string, unknown>) => Reply): Subscription {
-    const sub = this.nc.subscribe(subject, { queue, callback: (_e, msg) => {
-      msg.respond(JSON.stringify(answer(msg.json())));
-    } });
+    const sub = this.nc.subscribe(subject, {
+      queue,
+      callback: (_e, msg) => {
+        msg.respond(JSON.stringify(answer(msg.json())));
+      },
+    });
     this.subs.push(sub);
     return sub;
   }

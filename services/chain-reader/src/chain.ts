@@ -52,7 +52,9 @@ export class Chain {
       ? createPublicClient({ transport: http(config.RPC_URL, { timeout: config.RPC_TIMEOUT_MS, retryCount: 2, retryDelay: 200 }) })
       : null;
     this.bulk = config.RPC_URL
-      ? createPublicClient({ transport: http(config.RPC_URL, { timeout: config.RPC_TIMEOUT_MS, retryCount: 0, batch: { batchSize: 100, wait: 0 } }) })
+      ? createPublicClient({
+          transport: http(config.RPC_URL, { timeout: config.RPC_TIMEOUT_MS, retryCount: 0, batch: { batchSize: 100, wait: 0 } }),
+        })
       : null;
     this.ranges = new AdaptiveRange({
       maxSpan: BigInt(config.LOGS_MAX_BLOCK_RANGE),
@@ -101,12 +103,25 @@ export class Chain {
         chainId: String(chainId),
         address,
         deployedBlock,
-        capabilities: live ? ['templates', 'policies', 'assertFact', 'challenge', 'challengeWithSig', 'settle', 'resolve', 'eip712Domain'] : [],
-        eip712Domain: domain && { name: domain.name, version: domain.version, chainId: String(domain.chainId), verifyingContract: domain.verifyingContract },
+        capabilities: live
+          ? ['templates', 'policies', 'assertFact', 'challenge', 'challengeWithSig', 'settle', 'resolve', 'eip712Domain']
+          : [],
+        eip712Domain: domain && {
+          name: domain.name,
+          version: domain.version,
+          chainId: String(domain.chainId),
+          verifyingContract: domain.verifyingContract,
+        },
         status: live ? ('live' as const) : ('unreachable' as const),
       };
     } catch {
-      return { ...base, chainId: this.config.CHAIN_ID === undefined ? null : String(this.config.CHAIN_ID), address, deployedBlock, status: 'unreachable' as const };
+      return {
+        ...base,
+        chainId: this.config.CHAIN_ID === undefined ? null : String(this.config.CHAIN_ID),
+        address,
+        deployedBlock,
+        status: 'unreachable' as const,
+      };
     }
   }
 
@@ -122,7 +137,13 @@ export class Chain {
       const block = await c.getBlock({ blockTag: 'latest' });
       // Lower case: viem refuses a mixed-case address whose EIP-55 checksum is wrong, and the API takes any case (the
       // typed data names the checksummed form). Without this, such a challenger was a 503 CHAIN_UNAVAILABLE.
-      const nonce = await c.readContract({ address: registry, abi: registryAbi, functionName: 'nonces', args: [address.toLowerCase() as Address], blockNumber: block.number });
+      const nonce = await c.readContract({
+        address: registry,
+        abi: registryAbi,
+        functionName: 'nonces',
+        args: [address.toLowerCase() as Address],
+        blockNumber: block.number,
+      });
       return { nonce: String(nonce), blockNumber: String(block.number) };
     });
   }
@@ -197,7 +218,11 @@ export class Chain {
    * refuses it and the reply is cut at a block boundary once it nears the
    * size budget; `toBlock` says how far the answer reaches.
    */
-  async logs(from: bigint, to: bigint, fromLogIndex = 0): Promise<{ fromBlock: string; toBlock: string; nextLogIndex: number | null; events: factsApi.ChainEvent[] }> {
+  async logs(
+    from: bigint,
+    to: bigint,
+    fromLogIndex = 0,
+  ): Promise<{ fromBlock: string; toBlock: string; nextLogIndex: number | null; events: factsApi.ChainEvent[] }> {
     const registry = this.registry();
     const c = this.bulk;
     if (!c) throw new ApiError('CHAIN_UNAVAILABLE', 'No chain is configured.');
@@ -244,7 +269,7 @@ export class Chain {
       events.push(e);
     }
     // Far more logs than one reply holds: ask for a narrower span next time rather than fetch and drop them again.
-    if (covered < got.to && logs.length > 2 * events.length) this.ranges.narrow(((covered - from + 1n) * 2n) || 1n);
+    if (covered < got.to && logs.length > 2 * events.length) this.ranges.narrow((covered - from + 1n) * 2n || 1n);
     return { fromBlock: from.toString(), toBlock: covered.toString(), nextLogIndex, events };
   }
 }

@@ -28,12 +28,20 @@ describe('AdaptiveRange', () => {
 
   it('retries transient failures with backoff, then reports the chain down', async () => {
     const delays: number[] = [];
-    const r = new AdaptiveRange({ maxSpan: 10n, attempts: 3, backoffMs: 100, isRefusal: () => false, sleep: async (ms) => void delays.push(ms) });
+    const r = new AdaptiveRange({
+      maxSpan: 10n,
+      attempts: 3,
+      backoffMs: 100,
+      isRefusal: () => false,
+      sleep: async (ms) => void delays.push(ms),
+    });
     let calls = 0;
-    await expect(r.fetch(1n, 5n, async () => {
-      calls += 1;
-      throw new Error('ECONNREFUSED');
-    })).rejects.toBeInstanceOf(ChainDown);
+    await expect(
+      r.fetch(1n, 5n, async () => {
+        calls += 1;
+        throw new Error('ECONNREFUSED');
+      }),
+    ).rejects.toBeInstanceOf(ChainDown);
     expect(calls).toBe(3);
     expect(delays).toEqual([100, 200]);
   });
@@ -51,7 +59,11 @@ describe('AdaptiveRange', () => {
 
   it('a single block the node still refuses counts as a failure', async () => {
     const r = new AdaptiveRange({ maxSpan: 4n, attempts: 2, backoffMs: 1, isRefusal: () => true, sleep: noSleep });
-    await expect(r.fetch(7n, 7n, async () => { throw new Refused('no'); })).rejects.toBeInstanceOf(ChainDown);
+    await expect(
+      r.fetch(7n, 7n, async () => {
+        throw new Refused('no');
+      }),
+    ).rejects.toBeInstanceOf(ChainDown);
   });
 
   it('narrow() lowers the starting span, never raises it', async () => {

@@ -29,7 +29,10 @@ export async function catchUpCanonical(trx: Knex.Transaction, batch: Batch, from
 }
 
 /** Move the canonical views from `canon` up to `canonTarget` (events already indexed), nothing else. */
-export async function finalizeTo(trx: Knex.Transaction, o: { indexed: bigint; canon: bigint; canonTarget: bigint; headInfo: HeadInfo }): Promise<void> {
+export async function finalizeTo(
+  trx: Knex.Transaction,
+  o: { indexed: bigint; canon: bigint; canonTarget: bigint; headInfo: HeadInfo },
+): Promise<void> {
   await guardCursor(trx, o.indexed, o.canon);
   const batch = new Batch(trx, o.canonTarget);
   await catchUpCanonical(trx, batch, o.canon, o.canonTarget, []);

@@ -26,12 +26,18 @@ export async function fetchFinal(chain: Pick<ChainReads, 'blocks' | 'logs'>, fro
 export class Backfill {
   private prefetched: { from: bigint; job: Promise<FinalRange> } | null = null;
 
-  constructor(private readonly chain: Pick<ChainReads, 'blocks' | 'logs'>, private readonly batchBlocks: number) {}
+  constructor(
+    private readonly chain: Pick<ChainReads, 'blocks' | 'logs'>,
+    private readonly batchBlocks: number,
+  ) {}
 
   /** The range above `indexed` up to at most `finalTarget`: the one fetched ahead if it starts there. */
   next(indexed: bigint, finalTarget: bigint): Promise<FinalRange> {
     const from = indexed + 1n;
-    const job = this.prefetched?.from === from ? this.prefetched.job : fetchFinal(this.chain, from, min(finalTarget, indexed + BigInt(this.batchBlocks)));
+    const job =
+      this.prefetched?.from === from
+        ? this.prefetched.job
+        : fetchFinal(this.chain, from, min(finalTarget, indexed + BigInt(this.batchBlocks)));
     this.prefetched = null;
     return job;
   }

@@ -29,21 +29,30 @@ const DIFFERENT_CHAIN = 'a different chain than the one indexed';
  * have that block). A stored identity without a hash compares chain id and
  * registry only (the caller fills the hash in).
  */
-export function compareIdentity(stored: ChainIdentity, current: { chainId: string | null; registry: string | null; deployedBlockHash: string | null }): IdentityVerdict {
+export function compareIdentity(
+  stored: ChainIdentity,
+  current: { chainId: string | null; registry: string | null; deployedBlockHash: string | null },
+): IdentityVerdict {
   const differs: string[] = [];
-  if (stored.chainId !== current.chainId) differs.push(`chain id ${stored.chainId ?? 'unknown'} (indexed) vs ${current.chainId ?? 'unknown'} (node)`);
-  if (lower(stored.registry) !== lower(current.registry)) differs.push(`registry address differs (indexed ${stored.registry ?? 'none'}, now ${current.registry ?? 'none'})`);
+  if (stored.chainId !== current.chainId)
+    differs.push(`chain id ${stored.chainId ?? 'unknown'} (indexed) vs ${current.chainId ?? 'unknown'} (node)`);
+  if (lower(stored.registry) !== lower(current.registry))
+    differs.push(`registry address differs (indexed ${stored.registry ?? 'none'}, now ${current.registry ?? 'none'})`);
   if (differs.length === 0 && stored.deployedBlockHash !== null && stored.deployedBlock !== null) {
-    if (current.deployedBlockHash === null) return { verdict: 'unknown', reason: `the node does not have the registry's deployment block ${stored.deployedBlock} yet` };
+    if (current.deployedBlockHash === null)
+      return { verdict: 'unknown', reason: `the node does not have the registry's deployment block ${stored.deployedBlock} yet` };
     if (current.deployedBlockHash.toLowerCase() !== stored.deployedBlockHash.toLowerCase()) {
-      differs.push(`deployment block ${stored.deployedBlock} hash differs (indexed ${stored.deployedBlockHash}, node ${current.deployedBlockHash})`);
+      differs.push(
+        `deployment block ${stored.deployedBlock} hash differs (indexed ${stored.deployedBlockHash}, node ${current.deployedBlockHash})`,
+      );
     }
   }
   return differs.length === 0 ? { verdict: 'same' } : { verdict: 'different', reason: `${DIFFERENT_CHAIN}: ${differs.join('; ')}` };
 }
 
 /** The way out of any halt (docs/operations.md, LineageIndexerHalted). */
-export const RESET_HINT = 'reset the projection with `node services/fact-indexer/dist/reset.js --yes` and the writer indexes the chain again from the deployment block (docs/operations.md#lineageindexerhalted)';
+export const RESET_HINT =
+  'reset the projection with `node services/fact-indexer/dist/reset.js --yes` and the writer indexes the chain again from the deployment block (docs/operations.md#lineageindexerhalted)';
 
 /** A halt for a different chain: what differs, and both ways out (nothing of the other chain was written, so pointing back at ours is one). */
 export const differentChainHalt = (reason: string): string =>
@@ -51,7 +60,12 @@ export const differentChainHalt = (reason: string): string =>
 
 export const isDifferentChainHalt = (halted: string): boolean => halted.startsWith(DIFFERENT_CHAIN);
 
-export const identityOf = (c: { chain_id: string | null; registry: string | null; deployed_block: string | null; deployed_block_hash: string | null }): ChainIdentity => ({
+export const identityOf = (c: {
+  chain_id: string | null;
+  registry: string | null;
+  deployed_block: string | null;
+  deployed_block_hash: string | null;
+}): ChainIdentity => ({
   chainId: c.chain_id,
   registry: c.registry,
   deployedBlock: c.deployed_block === null || c.deployed_block === undefined ? null : String(c.deployed_block),

@@ -11,7 +11,10 @@ export type ChainReads = Pick<ChainSource, 'contract' | 'heads' | 'blocks' | 'lo
 export type BlockHeader = Awaited<ReturnType<ChainSource['blocks']>>[number];
 
 export class ChainSource {
-  constructor(private readonly nats: Nats, private readonly timeoutMs: number) {}
+  constructor(
+    private readonly nats: Nats,
+    private readonly timeoutMs: number,
+  ) {}
 
   private opts() {
     return { requestId: `indexer-${randomUUID()}`, timeoutMs: this.timeoutMs };
@@ -44,9 +47,10 @@ export class ChainSource {
   }
 
   private page(from: bigint, to: bigint, fromLogIndex: number | null) {
-    const req = fromLogIndex === null
-      ? { fromBlock: from.toString(), toBlock: to.toString() }
-      : { fromBlock: from.toString(), toBlock: from.toString(), fromLogIndex };
+    const req =
+      fromLogIndex === null
+        ? { fromBlock: from.toString(), toBlock: to.toString() }
+        : { fromBlock: from.toString(), toBlock: from.toString(), fromLogIndex };
     return this.nats.request(subjects.chain.logs, req, this.opts());
   }
 

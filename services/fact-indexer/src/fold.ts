@@ -124,10 +124,24 @@ export function foldAssertion(a: AssertionState | null, e: ChainEvent): Assertio
       };
     case 'AssertionChallenged':
       if (!a) return a;
-      return { ...a, status: 'CHALLENGED', challenger: str(e, 'challenger'), challengedAt: e.blockTimestamp, bySignature: e.args.bySignature === true, caseId: str(e, 'caseId') };
+      return {
+        ...a,
+        status: 'CHALLENGED',
+        challenger: str(e, 'challenger'),
+        challengedAt: e.blockTimestamp,
+        bySignature: e.args.bySignature === true,
+        caseId: str(e, 'caseId'),
+      };
     case 'AssertionResolved':
       if (!a) return a;
-      return { ...a, status: 'RESOLVED', resolutionId: str(e, 'resolutionId'), resolvedOutcome: outcomeOf(str(e, 'outcome')), how: howOf(str(e, 'how')), resolvedAt: e.blockTimestamp };
+      return {
+        ...a,
+        status: 'RESOLVED',
+        resolutionId: str(e, 'resolutionId'),
+        resolvedOutcome: outcomeOf(str(e, 'outcome')),
+        how: howOf(str(e, 'how')),
+        resolvedAt: e.blockTimestamp,
+      };
     default:
       return a;
   }
@@ -146,10 +160,18 @@ export function freshUntil(canonical: FactView | null, latest: FactView | null, 
 
 /** Activity identity: stable across replicas and re-indexing. */
 export const LOG_INDEX_SPAN = 100_000n;
-export const seqOf = (blockNumber: string | bigint, logIndex: number): string => (BigInt(blockNumber) * LOG_INDEX_SPAN + BigInt(logIndex)).toString();
+export const seqOf = (blockNumber: string | bigint, logIndex: number): string =>
+  (BigInt(blockNumber) * LOG_INDEX_SPAN + BigInt(logIndex)).toString();
 
 /** The ids an activity item shows, per event kind. */
-export function activityIds(e: ChainEvent): { factKey: string | null; assertionId: string | null; resolutionId: string | null; policyId: string | null; templateId: string | null; actor: string | null } {
+export function activityIds(e: ChainEvent): {
+  factKey: string | null;
+  assertionId: string | null;
+  resolutionId: string | null;
+  policyId: string | null;
+  templateId: string | null;
+  actor: string | null;
+} {
   const a = e.args;
   const s = (k: string) => (typeof a[k] === 'string' ? (a[k] as string) : null);
   switch (e.name) {
@@ -158,11 +180,32 @@ export function activityIds(e: ChainEvent): { factKey: string | null; assertionI
     case 'PolicyRegistered':
       return { factKey: null, assertionId: null, resolutionId: null, policyId: s('policyId'), templateId: null, actor: s('resolver') };
     case 'FactAsserted':
-      return { factKey: s('factKey'), assertionId: s('assertionId'), resolutionId: null, policyId: s('policyId'), templateId: s('templateId'), actor: s('asserter') };
+      return {
+        factKey: s('factKey'),
+        assertionId: s('assertionId'),
+        resolutionId: null,
+        policyId: s('policyId'),
+        templateId: s('templateId'),
+        actor: s('asserter'),
+      };
     case 'AssertionChallenged':
-      return { factKey: s('factKey'), assertionId: s('assertionId'), resolutionId: null, policyId: null, templateId: null, actor: s('challenger') };
+      return {
+        factKey: s('factKey'),
+        assertionId: s('assertionId'),
+        resolutionId: null,
+        policyId: null,
+        templateId: null,
+        actor: s('challenger'),
+      };
     case 'AssertionResolved':
-      return { factKey: s('factKey'), assertionId: s('assertionId'), resolutionId: s('resolutionId'), policyId: null, templateId: null, actor: s('resolvedBy') };
+      return {
+        factKey: s('factKey'),
+        assertionId: s('assertionId'),
+        resolutionId: s('resolutionId'),
+        policyId: null,
+        templateId: null,
+        actor: s('resolvedBy'),
+      };
     case 'OwnershipTransferred':
       return { factKey: null, assertionId: null, resolutionId: null, policyId: null, templateId: null, actor: s('newOwner') };
     case 'BondCredited':

@@ -34,7 +34,11 @@ export function coveredHeaders(headers: BlockHeader[], covered: bigint, events: 
 }
 
 /** Read up to `tipBlocks` blocks above `indexed` (not past `head`) and what they hold. */
-export async function readTip(chain: Pick<ChainReads, 'blocks' | 'logs'>, db: Knex, o: { indexed: bigint; head: bigint; tipBlocks: number }): Promise<TipRead> {
+export async function readTip(
+  chain: Pick<ChainReads, 'blocks' | 'logs'>,
+  db: Knex,
+  o: { indexed: bigint; head: bigint; tipBlocks: number },
+): Promise<TipRead> {
   const end = min(o.head, o.indexed + BigInt(o.tipBlocks));
   const headers = await chain.blocks(o.indexed + 1n, end);
   if (headers.length === 0) return { kind: 'nothing' };

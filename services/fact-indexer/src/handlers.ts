@@ -41,15 +41,22 @@ export function chainView(read: ChainRead): View {
     throw new Error('chain read of an existing fact lacks a field');
   }
   return {
-    outcome: s.outcome, status: s.status, assertionId: s.assertionId, resolutionId: s.resolutionId, manifestHash: s.manifestHash,
-    blockNumber: read.blockNumber, blockHash: read.blockHash, updatedAt: read.blockTimestamp,
+    outcome: s.outcome,
+    status: s.status,
+    assertionId: s.assertionId,
+    resolutionId: s.resolutionId,
+    manifestHash: s.manifestHash,
+    blockNumber: read.blockNumber,
+    blockHash: read.blockHash,
+    updatedAt: read.blockTimestamp,
   };
 }
 
 /** getFact pinned at `at`. A chain-reader older than this service ignores `at` (or sends no block time): refuse rather than mislabel. */
 async function readChain(chain: ChainSource, factKey: string, requestId: string, at: 'finalized' | 'latest'): Promise<ChainRead> {
   const read = await chain.factAt(factKey, requestId, at);
-  if (read.at !== at || read.blockTimestamp === undefined) throw new ApiError('CHAIN_UNAVAILABLE', 'The chain reader cannot answer this read yet; retry shortly.');
+  if (read.at !== at || read.blockTimestamp === undefined)
+    throw new ApiError('CHAIN_UNAVAILABLE', 'The chain reader cannot answer this read yet; retry shortly.');
   return read;
 }
 
@@ -103,13 +110,22 @@ export function registerHandlers(nats: Nats, projections: Projections, chain: Ch
     const canonical = { projection: ours.canonical, matches: sameFact(fin.state, ours.canonical) };
     const latest = { projection: ours.latest, matches: sameFact(head.state, ours.latest) };
     return {
-      factKey: q.factKey, source: 'chain' as const,
-      canonical: chainView(fin), latest: chainView(head),
-      readAt: { canonical: { blockNumber: fin.blockNumber, blockHash: fin.blockHash }, latest: { blockNumber: head.blockNumber, blockHash: head.blockHash } },
+      factKey: q.factKey,
+      source: 'chain' as const,
+      canonical: chainView(fin),
+      latest: chainView(head),
+      readAt: {
+        canonical: { blockNumber: fin.blockNumber, blockHash: fin.blockHash },
+        latest: { blockNumber: head.blockNumber, blockHash: head.blockHash },
+      },
       comparison: { canonical, latest },
       meta: ours.meta,
       // The first version's fields: the finalized read and its comparison.
-      blockNumber: fin.blockNumber, blockHash: fin.blockHash, chain: fin.state, projection: ours.canonical, matches: canonical.matches,
+      blockNumber: fin.blockNumber,
+      blockHash: fin.blockHash,
+      chain: fin.state,
+      projection: ours.canonical,
+      matches: canonical.matches,
     };
   };
   // The projection's page (same filters and cursors as `facts.list`), each fact read from the chain at its finalized block.
@@ -119,8 +135,12 @@ export function registerHandlers(nats: Nats, projections: Projections, chain: Ch
     const items = await mapLimited(page.items, CHAIN_READS_AT_ONCE, async (f) => {
       const read = await readChain(chain, f.factKey, ctx.requestId, 'finalized');
       return {
-        factKey: f.factKey, blockNumber: read.blockNumber, blockHash: read.blockHash,
-        canonical: chainView(read), projection: f.canonical, matches: sameFact(read.state, f.canonical),
+        factKey: f.factKey,
+        blockNumber: read.blockNumber,
+        blockHash: read.blockHash,
+        canonical: chainView(read),
+        projection: f.canonical,
+        matches: sameFact(read.state, f.canonical),
       };
     });
     return { source: 'chain' as const, items, nextCursor: page.nextCursor, meta: page.meta };
@@ -139,9 +159,14 @@ export function registerHandlers(nats: Nats, projections: Projections, chain: Ch
       outcomes: [...OUTCOMES],
       eventKinds: [...ACTIVITY_KINDS],
       indexer: {
-        headBlock: m.headBlock, finalizedBlock: m.finalizedBlock, indexedBlock: m.indexedBlock, lagBlocks: m.lagBlocks, writer: writer.isWriter,
+        headBlock: m.headBlock,
+        finalizedBlock: m.finalizedBlock,
+        indexedBlock: m.indexedBlock,
+        lagBlocks: m.lagBlocks,
+        writer: writer.isWriter,
         // A halt is the whole indexer's (whoever takes the lease halts too), so every replica reports it from the cursor.
-        state: m.haltReason === null ? writer.state : 'halted', halted: m.haltReason,
+        state: m.haltReason === null ? writer.state : 'halted',
+        halted: m.haltReason,
       },
     };
   });

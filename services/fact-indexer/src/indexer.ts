@@ -92,16 +92,23 @@ export class Indexer {
           this.standBy();
         } else {
           // Warn once per streak of failures (e.g. the chain is down), then quietly retry every poll.
-          const detail = { err: err instanceof Error ? { message: err.message, code: (err as { code?: string }).code } : String(err), failures: ++this.failures };
+          const detail = {
+            err: err instanceof Error ? { message: err.message, code: (err as { code?: string }).code } : String(err),
+            failures: ++this.failures,
+          };
           if (this.failures === 1) this.log.warn(detail, 'indexer step failed; retrying');
           else this.log.debug(detail, 'indexer step failed again');
         }
         more = false;
       }
-      if (!more && !this.stopping) await new Promise<void>((r) => {
-        const timer = setTimeout(r, this.opts.pollMs);
-        this.wake = () => { clearTimeout(timer); r(); };
-      });
+      if (!more && !this.stopping)
+        await new Promise<void>((r) => {
+          const timer = setTimeout(r, this.opts.pollMs);
+          this.wake = () => {
+            clearTimeout(timer);
+            r();
+          };
+        });
     }
   }
 
@@ -210,7 +217,8 @@ export class Indexer {
           haltWith = `${reason}; ${RESET_HINT}`;
         }
         // A cursor from before the identity was recorded: only our finalized block on the node vouches for the chain it records.
-        else if (ours && !node && before.deployed_block_hash === null) return this.wait(`the node does not have the finalized block ${canon} yet`);
+        else if (ours && !node && before.deployed_block_hash === null)
+          return this.wait(`the node does not have the finalized block ${canon} yet`);
       }
     }
     this.waitingFor = null;
@@ -243,8 +251,16 @@ export class Indexer {
         return;
       }
       await writeCursor(trx, {
-        chain_id: contract.chainId, registry, deployed_block: deployed.toString(), deployed_block_hash: deployedHash,
-        indexed_block: start.toString(), finalized_block: start.toString(), chain_finalized_block: '0', head_block: null, head_timestamp: null, halted: null,
+        chain_id: contract.chainId,
+        registry,
+        deployed_block: deployed.toString(),
+        deployed_block_hash: deployedHash,
+        indexed_block: start.toString(),
+        finalized_block: start.toString(),
+        chain_finalized_block: '0',
+        head_block: null,
+        head_timestamp: null,
+        halted: null,
       });
     });
     return true;
@@ -261,7 +277,11 @@ export class Indexer {
     const contract = await this.chain.contract();
     if (contract.status !== 'live') return false;
     const anchorHash = c.deployed_block === null ? null : await this.hashAt(BigInt(c.deployed_block));
-    const v = compareIdentity(identityOf(c), { chainId: contract.chainId, registry: contract.address?.toLowerCase() ?? null, deployedBlockHash: anchorHash });
+    const v = compareIdentity(identityOf(c), {
+      chainId: contract.chainId,
+      registry: contract.address?.toLowerCase() ?? null,
+      deployedBlockHash: anchorHash,
+    });
     if (v.verdict !== 'different') return false;
     if (this.opts.resetOnChainChange) {
       await this.tx((trx) => resetProjections(trx));
@@ -293,11 +313,16 @@ export class Indexer {
     const stored = big(c.chain_finalized_block, 0n);
     const reported = BigInt(heads.finalized.number);
     // The finalized block never moves backwards, whatever a lagging or syncing node says.
-    if (reported < stored) this.log.warn({ reported: reported.toString(), stored: stored.toString() }, 'node reports an older finalized block; keeping ours');
+    if (reported < stored)
+      this.log.warn({ reported: reported.toString(), stored: stored.toString() }, 'node reports an older finalized block; keeping ours');
     const fin = max(stored, reported);
     const indexed = BigInt(c.indexed_block!);
     const canon = BigInt(c.finalized_block!);
-    const headInfo: HeadInfo = { head_block: head.toString(), head_timestamp: heads.latest.timestamp, chain_finalized_block: fin.toString() };
+    const headInfo: HeadInfo = {
+      head_block: head.toString(),
+      head_timestamp: heads.latest.timestamp,
+      chain_finalized_block: fin.toString(),
+    };
     this.gauges(head, indexed, canon);
 
     const plan = planSync({ head, indexed, canon, fin });
@@ -317,7 +342,11 @@ export class Indexer {
 
     // Caught up: only the head moved (or nothing).
     this.state = 'following';
-    if (c.head_block !== headInfo.head_block || c.chain_finalized_block !== headInfo.chain_finalized_block || c.head_timestamp !== headInfo.head_timestamp) {
+    if (
+      c.head_block !== headInfo.head_block ||
+      c.chain_finalized_block !== headInfo.chain_finalized_block ||
+      c.head_timestamp !== headInfo.head_timestamp
+    ) {
       await this.tx((trx) => writeCursor(trx, headInfo));
     }
     return false;
@@ -328,7 +357,8 @@ export class Indexer {
     // A fresh chain starts below us too: only its deployment block tells it from a lagging node.
     if (await this.chainChanged()) return this.state !== 'halted';
     // A node behind our cursor is lagging (or rolled back without new blocks yet): wait, never rewind on its word.
-    if (!this.warnedBehind) this.log.warn({ head: head.toString(), indexed: indexed.toString() }, 'node head is behind the indexed block; waiting');
+    if (!this.warnedBehind)
+      this.log.warn({ head: head.toString(), indexed: indexed.toString() }, 'node head is behind the indexed block; waiting');
     this.warnedBehind = true;
     this.state = 'following';
     await this.tx((trx) => writeCursor(trx, headInfo));
@@ -336,22 +366,44 @@ export class Indexer {
   }
 
   /** Following the tip: the new headers' parent hash proves our tip, and the canonical views move up in the same transaction. */
-  private async follow(at: { head: bigint; indexed: bigint; canon: bigint; fin: bigint; headInfo: HeadInfo; canonTarget: bigint }): Promise<boolean> {
+  private async follow(at: {
+    head: bigint;
+    indexed: bigint;
+    canon: bigint;
+    fin: bigint;
+    headInfo: HeadInfo;
+    canonTarget: bigint;
+  }): Promise<boolean> {
     this.state = 'following';
     const tip = await readTip(this.chain, this.db, { indexed: at.indexed, head: at.head, tipBlocks: this.opts.tipBlocks });
     if (tip.kind === 'nothing') return false;
     if (tip.kind === 'reorg') return this.reorg(at.canon, at.indexed);
     if (tip.kind === 'moved') return true; // the node moved under us: read again
     await this.apply({
-      events: tip.events, indexed: at.indexed, canon: at.canon, covered: tip.covered, headers: tip.headers,
-      fin: at.fin, headInfo: at.headInfo, finalized: false, canonTo: at.canonTarget,
+      events: tip.events,
+      indexed: at.indexed,
+      canon: at.canon,
+      covered: tip.covered,
+      headers: tip.headers,
+      fin: at.fin,
+      headInfo: at.headInfo,
+      finalized: false,
+      canonTo: at.canonTarget,
     });
     this.gauges(at.head, tip.covered, max(at.canon, at.canonTarget));
     return tip.covered < at.head;
   }
 
   /** Backfill: a finalized range, applied to latest and canonical at once, no journal. */
-  private async backfill(at: { head: bigint; indexed: bigint; canon: bigint; fin: bigint; headInfo: HeadInfo; finalTarget: bigint; tipChecked: boolean }): Promise<boolean> {
+  private async backfill(at: {
+    head: bigint;
+    indexed: bigint;
+    canon: bigint;
+    fin: bigint;
+    headInfo: HeadInfo;
+    finalTarget: bigint;
+    tipChecked: boolean;
+  }): Promise<boolean> {
     this.state = 'backfilling';
     const t0 = Date.now();
     const { events, covered, end } = await this.backfiller.next(at.indexed, at.finalTarget);
@@ -369,9 +421,20 @@ export class Indexer {
     this.backfiller.prefetchAfter(covered, at.finalTarget);
     const t1 = Date.now();
     await this.apply({
-      events, indexed: at.indexed, canon: at.canon, covered, headers: [end], fin: at.fin, headInfo: at.headInfo, finalized: true, canonTo: at.canon,
+      events,
+      indexed: at.indexed,
+      canon: at.canon,
+      covered,
+      headers: [end],
+      fin: at.fin,
+      headInfo: at.headInfo,
+      finalized: true,
+      canonTo: at.canon,
     });
-    this.log.debug({ from: (at.indexed + 1n).toString(), to: covered.toString(), events: events.length, waitMs: t1 - t0, applyMs: Date.now() - t1 }, 'backfilled');
+    this.log.debug(
+      { from: (at.indexed + 1n).toString(), to: covered.toString(), events: events.length, waitMs: t1 - t0, applyMs: Date.now() - t1 },
+      'backfilled',
+    );
     this.gauges(at.head, covered, covered);
     return true;
   }
@@ -387,7 +450,9 @@ export class Indexer {
    */
   private async offOurChain(block: bigint): Promise<boolean> {
     if (await this.chainChanged()) return this.state !== 'halted';
-    await this.tx((trx) => this.halt(trx, `reorg below the finalized block ${block}: finalized blocks cannot be undone; ${RESET_HINT}`, true));
+    await this.tx((trx) =>
+      this.halt(trx, `reorg below the finalized block ${block}: finalized blocks cannot be undone; ${RESET_HINT}`, true),
+    );
     return false;
   }
 
@@ -398,7 +463,10 @@ export class Indexer {
     if (found.kind === 'wait') return false; // the node does not have our finalized block yet (lagging): wait
     const undone = await this.tx((trx) => rollBackToAncestor(trx, { indexed, canon, ancestor: found.block }));
     this.metrics.reorgs.inc();
-    this.log.warn({ from: indexed.toString(), to: found.block.toString(), depth: (indexed - found.block).toString(), undone }, 'reorg: rolled back to the common ancestor');
+    this.log.warn(
+      { from: indexed.toString(), to: found.block.toString(), depth: (indexed - found.block).toString(), undone },
+      'reorg: rolled back to the common ancestor',
+    );
     return true;
   }
 

@@ -17,7 +17,10 @@ export class WriterLease {
   private client: Client | null = null;
   private pid: number | null = null;
 
-  constructor(private readonly url: string, private readonly onLost: (err: unknown) => void = () => undefined) {}
+  constructor(
+    private readonly url: string,
+    private readonly onLost: (err: unknown) => void = () => undefined,
+  ) {}
 
   get held(): boolean {
     return this.client !== null && this.pid !== null;
@@ -28,8 +31,12 @@ export class WriterLease {
     if (this.held) return this.verify();
     // Bounded: a database that vanished (or a black-holed address) must not stall the writer loop; the lease is then simply not held.
     const client = new Client({
-      connectionString: this.url, application_name: 'fact-indexer-lease', keepAlive: true, keepAliveInitialDelayMillis: 10_000,
-      connectionTimeoutMillis: 5_000, query_timeout: 10_000,
+      connectionString: this.url,
+      application_name: 'fact-indexer-lease',
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      connectionTimeoutMillis: 5_000,
+      query_timeout: 10_000,
     });
     client.on('error', (err) => this.drop(err));
     try {

@@ -13,12 +13,22 @@ runMain('fact-indexer', async () => {
   const db = await openServiceDb('fact-indexer', config, SCHEMA, migrations);
   const projections = new Projections(db, new CursorCodec(config.CURSOR_SECRET));
   let indexer: Indexer | null = null;
-  const status = { get isWriter() { return indexer?.isWriter ?? false; }, get state() { return indexer?.state ?? ('standby' as const); } };
+  const status = {
+    get isWriter() {
+      return indexer?.isWriter ?? false;
+    },
+    get state() {
+      return indexer?.state ?? ('standby' as const);
+    },
+  };
   await startService({
     ...baseServiceOptions('fact-indexer', config),
     db,
     // The writer that halted is not ready: that is where an SRE looks first. A standby (or a healthy writer) stays ready.
-    checks: { indexer: async () => (indexer?.isWriter && indexer.state === 'halted' ? { ok: false, detail: `halted: ${indexer.haltReason}` } : { ok: true }) },
+    checks: {
+      indexer: async () =>
+        indexer?.isWriter && indexer.state === 'halted' ? { ok: false, detail: `halted: ${indexer.haltReason}` } : { ok: true },
+    },
     beforeDrain: [{ name: 'indexer', run: async () => indexer?.stop() }],
     onNats: (nats, rt) => {
       const chain = new ChainSource(nats, config.INDEXER_CHAIN_TIMEOUT_MS);

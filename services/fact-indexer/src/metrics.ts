@@ -16,7 +16,11 @@ export function indexerMetrics(registry: Registry): IndexerMetrics {
   return {
     lag: new Gauge({ name: 'lineage_indexer_lag_blocks', help: 'Chain head minus the newest indexed block', registers }),
     writer: new Gauge({ name: 'lineage_indexer_is_writer', help: '1 when this replica holds the writer lease', registers }),
-    halted: new Gauge({ name: 'lineage_indexer_halted', help: '1 on the writer when it halted: a reorg below the finalized block, or a different chain than the one indexed', registers }),
+    halted: new Gauge({
+      name: 'lineage_indexer_halted',
+      help: '1 on the writer when it halted: a reorg below the finalized block, or a different chain than the one indexed',
+      registers,
+    }),
     indexed: new Gauge({ name: 'lineage_indexer_indexed_block', help: 'Newest indexed block', registers }),
     finalized: new Gauge({ name: 'lineage_indexer_finalized_block', help: 'Block up to which canonical views are applied', registers }),
     events: new Counter({ name: 'lineage_indexer_events_total', help: 'Registry events applied', registers }),

@@ -117,7 +117,8 @@ export const migrations: Migration[] = [
       });
     },
     async down(knex) {
-      for (const t of ['cursor', 'journal', 'blocks', 'events', 'resolutions', 'facts', 'assertions', 'policies', 'templates']) await knex.schema.withSchema(SCHEMA).dropTableIfExists(t);
+      for (const t of ['cursor', 'journal', 'blocks', 'events', 'resolutions', 'facts', 'assertions', 'policies', 'templates'])
+        await knex.schema.withSchema(SCHEMA).dropTableIfExists(t);
     },
   },
   {
@@ -126,7 +127,8 @@ export const migrations: Migration[] = [
     name: '0002_facts_replace_skeleton',
     async up(knex) {
       if (await knex.schema.withSchema(SCHEMA).hasTable('events')) return;
-      for (const t of ['cursor', 'blocks', 'activity', 'resolutions', 'facts', 'policies', 'templates']) await knex.schema.withSchema(SCHEMA).dropTableIfExists(t);
+      for (const t of ['cursor', 'blocks', 'activity', 'resolutions', 'facts', 'policies', 'templates'])
+        await knex.schema.withSchema(SCHEMA).dropTableIfExists(t);
       await migrations[0]!.up(knex);
     },
     async down() {

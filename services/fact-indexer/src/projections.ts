@@ -18,13 +18,17 @@ export interface Cursorish {
 }
 
 /** Chain time: freshness windows are measured on the chain's clock (its head), not the server's. */
-const chainNow = (c: Cursorish | undefined): bigint => (c?.head_timestamp ? BigInt(c.head_timestamp) : BigInt(Math.floor(Date.now() / 1000)));
+const chainNow = (c: Cursorish | undefined): bigint =>
+  c?.head_timestamp ? BigInt(c.head_timestamp) : BigInt(Math.floor(Date.now() / 1000));
 
 const templateName = (text: string): string | null => /^([a-z0-9_./-]{1,64}):/.exec(text)?.[1] ?? null;
 
 /** Read side of the facts schema: what every replica serves. */
 export class Projections {
-  constructor(private readonly db: Knex, private readonly cursors: CursorCodec) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly cursors: CursorCodec,
+  ) {}
 
   private t(name: string) {
     return this.db.withSchema(SCHEMA).table(name);
@@ -46,7 +50,8 @@ export class Projections {
     return {
       indexedBlock: indexed === null || BigInt(indexed) < 0n ? null : String(indexed),
       finalizedBlock: c?.finalized_block == null || BigInt(c.finalized_block) < 0n ? null : String(c.finalized_block),
-      lagBlocks: halted || head === null || indexed === null || BigInt(head) < BigInt(indexed) ? null : String(BigInt(head) - BigInt(indexed)),
+      lagBlocks:
+        halted || head === null || indexed === null || BigInt(head) < BigInt(indexed) ? null : String(BigInt(head) - BigInt(indexed)),
       halted,
     };
   }
@@ -82,7 +87,11 @@ export class Projections {
   /** Both views (null when the fact is unknown) and the list meta, for the direct-read comparison. */
   async views(factKey: string) {
     const [r, c] = await Promise.all([this.t('facts').where('fact_key', factKey).first(), this.cursor()]);
-    return { canonical: (r?.canonical ?? null) as Fact['canonical'], latest: (r?.latest ?? null) as Fact['latest'], meta: Projections.meta(c) };
+    return {
+      canonical: (r?.canonical ?? null) as Fact['canonical'],
+      latest: (r?.latest ?? null) as Fact['latest'],
+      meta: Projections.meta(c),
+    };
   }
 
   /** `outcome` filters on the canonical view; `fresh` as docs/facts.md defines it, on the chain's clock. */
@@ -135,7 +144,15 @@ export class Projections {
     };
   }
 
-  private async keyset<T>(table: string, idCol: string, q: { limit: number; cursor?: string }, map: (r: Record<string, unknown>, c: Cursorish | undefined) => T, order: 'asc' | 'desc' = 'asc', filter?: (b: Knex.QueryBuilder) => void, scopeExtra = '') {
+  private async keyset<T>(
+    table: string,
+    idCol: string,
+    q: { limit: number; cursor?: string },
+    map: (r: Record<string, unknown>, c: Cursorish | undefined) => T,
+    order: 'asc' | 'desc' = 'asc',
+    filter?: (b: Knex.QueryBuilder) => void,
+    scopeExtra = '',
+  ) {
     const query = this.t(table).select('*');
     filter?.(query);
     let c: Cursorish | undefined;
@@ -164,27 +181,50 @@ export class Projections {
 
   policies(q: { limit: number; cursor?: string }) {
     return this.keyset('policies', 'policy_id', q, (r) => ({
-      policyId: String(r.policy_id), family: String(r.family), version: String(r.version), livenessSeconds: String(r.liveness_seconds), bondWei: String(r.bond_wei),
-      resolver: String(r.resolver), freshnessSeconds: String(r.freshness_seconds), createdAt: String(r.created_at), blockNumber: String(r.block_number),
+      policyId: String(r.policy_id),
+      family: String(r.family),
+      version: String(r.version),
+      livenessSeconds: String(r.liveness_seconds),
+      bondWei: String(r.bond_wei),
+      resolver: String(r.resolver),
+      freshnessSeconds: String(r.freshness_seconds),
+      createdAt: String(r.created_at),
+      blockNumber: String(r.block_number),
     }));
   }
 
   templates(q: { limit: number; cursor?: string }) {
     return this.keyset('templates', 'template_id', q, (r) => ({
-      templateId: String(r.template_id), name: templateName(String(r.text)), text: String(r.text), textHash: String(r.text_hash),
-      createdAt: String(r.created_at), blockNumber: String(r.block_number),
+      templateId: String(r.template_id),
+      name: templateName(String(r.text)),
+      text: String(r.text),
+      textHash: String(r.text_hash),
+      createdAt: String(r.created_at),
+      blockNumber: String(r.block_number),
     }));
   }
 
   /** Newest first; the id is block × 100000 + log index, stable across replicas and re-indexing. */
   activity(q: { kind?: string; limit: number; cursor?: string }) {
     return this.keyset(
-      'events', 'seq', q,
+      'events',
+      'seq',
+      q,
       (r, c) => ({
-        id: String(r.seq), kind: r.kind as (typeof ACTIVITY_KINDS)[number], factKey: (r.fact_key ?? null) as string | null, assertionId: (r.assertion_id ?? null) as string | null,
-        resolutionId: (r.resolution_id ?? null) as string | null, policyId: (r.policy_id ?? null) as string | null, templateId: (r.template_id ?? null) as string | null,
-        actor: (r.actor ?? null) as string | null, blockNumber: String(r.block_number), blockHash: String(r.block_hash), txHash: String(r.tx_hash),
-        logIndex: String(r.log_index), finalized: c?.finalized_block != null && BigInt(String(r.block_number)) <= BigInt(c.finalized_block), timestamp: String(r.timestamp),
+        id: String(r.seq),
+        kind: r.kind as (typeof ACTIVITY_KINDS)[number],
+        factKey: (r.fact_key ?? null) as string | null,
+        assertionId: (r.assertion_id ?? null) as string | null,
+        resolutionId: (r.resolution_id ?? null) as string | null,
+        policyId: (r.policy_id ?? null) as string | null,
+        templateId: (r.template_id ?? null) as string | null,
+        actor: (r.actor ?? null) as string | null,
+        blockNumber: String(r.block_number),
+        blockHash: String(r.block_hash),
+        txHash: String(r.tx_hash),
+        logIndex: String(r.log_index),
+        finalized: c?.finalized_block != null && BigInt(String(r.block_number)) <= BigInt(c.finalized_block),
+        timestamp: String(r.timestamp),
       }),
       'desc',
       (b) => (q.kind ? b.where('kind', q.kind) : b.whereIn('kind', [...ACTIVITY_KINDS])),

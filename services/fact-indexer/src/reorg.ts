@@ -57,7 +57,12 @@ export function scanWindow(ours: Stored, theirs: Map<bigint, string>, canon: big
 }
 
 /** Walk back from `indexed` to `canon`, a window at a time, to the newest block the node still has as ours. */
-export async function findCommonAncestor(chain: Pick<ChainReads, 'blocks'>, ours: Stored, canon: bigint, indexed: bigint): Promise<AncestorSearch> {
+export async function findCommonAncestor(
+  chain: Pick<ChainReads, 'blocks'>,
+  ours: Stored,
+  canon: bigint,
+  indexed: bigint,
+): Promise<AncestorSearch> {
   for (let hi = indexed; hi >= canon; hi -= ANCESTOR_WINDOW) {
     const lo = max(canon, hi - ANCESTOR_WINDOW + 1n);
     const nodes = await chain.blocks(lo, hi);

@@ -8,11 +8,17 @@ import { loadIndexerConfig } from './config';
 import { SCHEMA } from './migrations';
 import { readCursor, resetProjections } from './store';
 
-const line = (level: string, msg: string, extra: Record<string, unknown> = {}) => JSON.stringify({ level, service: 'fact-indexer', msg, ...extra });
+const line = (level: string, msg: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ level, service: 'fact-indexer', msg, ...extra });
 
 async function run(): Promise<number> {
   if (!process.argv.slice(2).includes('--yes')) {
-    console.error(line('error', 'refusing to reset without --yes: this empties every facts projection; the writer then re-indexes the chain from the registry\'s deployment block'));
+    console.error(
+      line(
+        'error',
+        "refusing to reset without --yes: this empties every facts projection; the writer then re-indexes the chain from the registry's deployment block",
+      ),
+    );
     return 2;
   }
   const db = createDb({ url: loadIndexerConfig().DATABASE_URL, schema: SCHEMA, poolMax: 1, applicationName: 'fact-indexer-reset' });
@@ -23,7 +29,11 @@ async function run(): Promise<number> {
       await resetProjections(trx);
       return c;
     });
-    console.log(line('info', 'facts projection reset', { was: was ? { chainId: was.chain_id, registry: was.registry, indexedBlock: was.indexed_block, halted: was.halted } : null }));
+    console.log(
+      line('info', 'facts projection reset', {
+        was: was ? { chainId: was.chain_id, registry: was.registry, indexedBlock: was.indexed_block, halted: was.halted } : null,
+      }),
+    );
     return 0;
   } finally {
     await db.destroy();

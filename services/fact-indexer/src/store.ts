@@ -4,8 +4,18 @@
 // finalized one leave before-images in `journal`, which `rollbackTo` replays.
 import type { Knex } from '@lineage/service-kit';
 import {
-  activityIds, assertionIdOf, factKeyOf, foldAssertion, foldView, freshUntil, howOf, outcomeOf, seqOf,
-  type AssertionState, type ChainEvent, type FactView,
+  activityIds,
+  assertionIdOf,
+  factKeyOf,
+  foldAssertion,
+  foldView,
+  freshUntil,
+  howOf,
+  outcomeOf,
+  seqOf,
+  type AssertionState,
+  type ChainEvent,
+  type FactView,
 } from './fold';
 import { SCHEMA } from './migrations';
 
@@ -50,7 +60,9 @@ const str = (v: unknown): string => String(v);
 
 async function insertChunks(trx: Knex.Transaction, table: string, rows: object[], conflict: string, merge: boolean): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
-    const q = t(trx, table).insert(rows.slice(i, i + CHUNK)).onConflict(conflict);
+    const q = t(trx, table)
+      .insert(rows.slice(i, i + CHUNK))
+      .onConflict(conflict);
     await (merge ? q.merge() : q.ignore());
   }
 }
@@ -62,35 +74,83 @@ type Columns = readonly (readonly [string, string])[];
  * array and PostgreSQL unpacks them (jsonb_to_recordset). Much cheaper than a
  * wide multi-row VALUES list built by the query builder.
  */
-async function bulkUpsert(trx: Knex.Transaction, table: string, cols: Columns, rows: Record<string, unknown>[], conflict: string | null, merge: readonly string[] = []): Promise<void> {
+async function bulkUpsert(
+  trx: Knex.Transaction,
+  table: string,
+  cols: Columns,
+  rows: Record<string, unknown>[],
+  conflict: string | null,
+  merge: readonly string[] = [],
+): Promise<void> {
   if (rows.length === 0) return;
   const names = cols.map(([n]) => `"${n}"`).join(', ');
   const defs = cols.map(([n, ty]) => `"${n}" ${ty}`).join(', ');
-  const onConflict = conflict === null ? '' : merge.length === 0 ? ` on conflict (${conflict}) do nothing` : ` on conflict (${conflict}) do update set ${merge.map((m) => `"${m}" = excluded."${m}"`).join(', ')}`;
-  await trx.raw(`insert into ${SCHEMA}.${table} (${names}) select ${names} from jsonb_to_recordset(?::jsonb) as x(${defs})${onConflict}`, [JSON.stringify(rows)]);
+  const onConflict =
+    conflict === null
+      ? ''
+      : merge.length === 0
+        ? ` on conflict (${conflict}) do nothing`
+        : ` on conflict (${conflict}) do update set ${merge.map((m) => `"${m}" = excluded."${m}"`).join(', ')}`;
+  await trx.raw(`insert into ${SCHEMA}.${table} (${names}) select ${names} from jsonb_to_recordset(?::jsonb) as x(${defs})${onConflict}`, [
+    JSON.stringify(rows),
+  ]);
 }
 
 const EVENT_COLS = [
-  ['seq', 'int8'], ['kind', 'text'], ['args', 'jsonb'], ['fact_key', 'numeric'], ['assertion_id', 'numeric'], ['resolution_id', 'numeric'], ['policy_id', 'numeric'],
-  ['template_id', 'numeric'], ['actor', 'text'], ['block_number', 'int8'], ['block_hash', 'text'], ['tx_hash', 'text'], ['log_index', 'int4'], ['timestamp', 'int8'],
+  ['seq', 'int8'],
+  ['kind', 'text'],
+  ['args', 'jsonb'],
+  ['fact_key', 'numeric'],
+  ['assertion_id', 'numeric'],
+  ['resolution_id', 'numeric'],
+  ['policy_id', 'numeric'],
+  ['template_id', 'numeric'],
+  ['actor', 'text'],
+  ['block_number', 'int8'],
+  ['block_hash', 'text'],
+  ['tx_hash', 'text'],
+  ['log_index', 'int4'],
+  ['timestamp', 'int8'],
 ] as const;
 const FACT_COLS = [
-  ['fact_key', 'numeric'], ['template_id', 'numeric'], ['subject_hash', 'text'], ['canonical', 'jsonb'], ['latest', 'jsonb'], ['canonical_outcome', 'text'],
-  ['canonical_fresh_until', 'int8'], ['fresh_until', 'int8'], ['block_number', 'int8'],
+  ['fact_key', 'numeric'],
+  ['template_id', 'numeric'],
+  ['subject_hash', 'text'],
+  ['canonical', 'jsonb'],
+  ['latest', 'jsonb'],
+  ['canonical_outcome', 'text'],
+  ['canonical_fresh_until', 'int8'],
+  ['fresh_until', 'int8'],
+  ['block_number', 'int8'],
 ] as const;
-const ASSERTION_COLS = [['assertion_id', 'numeric'], ['fact_key', 'numeric'], ['policy_id', 'numeric'], ['state', 'jsonb'], ['block_number', 'int8']] as const;
-const JOURNAL_COLS = [['block_number', 'int8'], ['tbl', 'text'], ['pk', 'text'], ['before', 'jsonb']] as const;
+const ASSERTION_COLS = [
+  ['assertion_id', 'numeric'],
+  ['fact_key', 'numeric'],
+  ['policy_id', 'numeric'],
+  ['state', 'jsonb'],
+  ['block_number', 'int8'],
+] as const;
+const JOURNAL_COLS = [
+  ['block_number', 'int8'],
+  ['tbl', 'text'],
+  ['pk', 'text'],
+  ['before', 'jsonb'],
+] as const;
 
 const jsonCols = <T extends { canonical?: unknown; latest?: unknown; state?: unknown; args?: unknown; before?: unknown }>(r: T) => {
   const out: Record<string, unknown> = { ...r };
-  for (const k of ['canonical', 'latest', 'state', 'args', 'before']) if (k in out) out[k] = out[k] === null || out[k] === undefined ? null : JSON.stringify(out[k]);
+  for (const k of ['canonical', 'latest', 'state', 'args', 'before'])
+    if (k in out) out[k] = out[k] === null || out[k] === undefined ? null : JSON.stringify(out[k]);
   return out;
 };
 
 function normaliseFact(r: Record<string, unknown>): FactRow {
   return {
-    fact_key: str(r.fact_key), template_id: str(r.template_id), subject_hash: str(r.subject_hash),
-    canonical: (r.canonical ?? null) as FactView | null, latest: (r.latest ?? null) as FactView | null,
+    fact_key: str(r.fact_key),
+    template_id: str(r.template_id),
+    subject_hash: str(r.subject_hash),
+    canonical: (r.canonical ?? null) as FactView | null,
+    latest: (r.latest ?? null) as FactView | null,
     canonical_outcome: (r.canonical_outcome ?? null) as string | null,
     canonical_fresh_until: r.canonical_fresh_until === null || r.canonical_fresh_until === undefined ? null : str(r.canonical_fresh_until),
     fresh_until: r.fresh_until === null || r.fresh_until === undefined ? null : str(r.fresh_until),
@@ -99,7 +159,13 @@ function normaliseFact(r: Record<string, unknown>): FactRow {
 }
 
 function normaliseAssertion(r: Record<string, unknown>): AssertionRow {
-  return { assertion_id: str(r.assertion_id), fact_key: str(r.fact_key), policy_id: str(r.policy_id), state: r.state as AssertionState, block_number: str(r.block_number) };
+  return {
+    assertion_id: str(r.assertion_id),
+    fact_key: str(r.fact_key),
+    policy_id: str(r.policy_id),
+    state: r.state as AssertionState,
+    block_number: str(r.block_number),
+  };
 }
 
 export class Batch {
@@ -117,7 +183,10 @@ export class Batch {
   applied = 0;
 
   /** `journalAbove`: changes made by blocks above this one are journaled (they may be reorged away). */
-  constructor(private readonly trx: Knex.Transaction, private readonly journalAbove: bigint) {}
+  constructor(
+    private readonly trx: Knex.Transaction,
+    private readonly journalAbove: bigint,
+  ) {}
 
   /** Load every row the events touch, in three queries. */
   async load(events: ChainEvent[]): Promise<void> {
@@ -147,7 +216,9 @@ export class Batch {
       }
     }
     if (policyIds.size > 0) {
-      for (const r of await t(this.trx, 'policies').whereIn('policy_id', [...policyIds]).select('policy_id', 'freshness_seconds')) {
+      for (const r of await t(this.trx, 'policies')
+        .whereIn('policy_id', [...policyIds])
+        .select('policy_id', 'freshness_seconds')) {
         this.freshness.set(str(r.policy_id), str(r.freshness_seconds));
       }
     }
@@ -166,26 +237,57 @@ export class Batch {
     this.applied += 1;
     const ids = activityIds(e);
     this.events.push({
-      seq: seqOf(e.blockNumber, e.logIndex), kind: e.name, args: e.args, fact_key: ids.factKey, assertion_id: ids.assertionId,
-      resolution_id: ids.resolutionId, policy_id: ids.policyId, template_id: ids.templateId, actor: ids.actor,
-      block_number: e.blockNumber, block_hash: e.blockHash, tx_hash: e.txHash, log_index: e.logIndex, timestamp: e.blockTimestamp,
+      seq: seqOf(e.blockNumber, e.logIndex),
+      kind: e.name,
+      args: e.args,
+      fact_key: ids.factKey,
+      assertion_id: ids.assertionId,
+      resolution_id: ids.resolutionId,
+      policy_id: ids.policyId,
+      template_id: ids.templateId,
+      actor: ids.actor,
+      block_number: e.blockNumber,
+      block_hash: e.blockHash,
+      tx_hash: e.txHash,
+      log_index: e.logIndex,
+      timestamp: e.blockTimestamp,
     });
     const where = { block_number: e.blockNumber, tx_hash: e.txHash };
     switch (e.name) {
       case 'TemplateRegistered':
-        this.templates.push({ template_id: e.args.templateId, text: e.args.text, text_hash: e.args.textHash, created_at: e.blockTimestamp, ...where });
+        this.templates.push({
+          template_id: e.args.templateId,
+          text: e.args.text,
+          text_hash: e.args.textHash,
+          created_at: e.blockTimestamp,
+          ...where,
+        });
         return;
       case 'PolicyRegistered':
         this.policies.push({
-          policy_id: e.args.policyId, family: e.args.family, version: e.args.version, liveness_seconds: e.args.liveness, bond_wei: e.args.bond,
-          resolver: e.args.resolver, freshness_seconds: e.args.freshness, created_at: e.blockTimestamp, ...where,
+          policy_id: e.args.policyId,
+          family: e.args.family,
+          version: e.args.version,
+          liveness_seconds: e.args.liveness,
+          bond_wei: e.args.bond,
+          resolver: e.args.resolver,
+          freshness_seconds: e.args.freshness,
+          created_at: e.blockTimestamp,
+          ...where,
         });
         this.freshness.set(String(e.args.policyId), String(e.args.freshness));
         return;
       case 'AssertionResolved':
         this.resolutions.push({
-          resolution_id: e.args.resolutionId, fact_key: e.args.factKey, assertion_id: e.args.assertionId, outcome: outcomeOf(String(e.args.outcome)),
-          method: howOf(String(e.args.how)), resolved_by: e.args.resolvedBy, block_hash: e.blockHash, resolved_at: e.blockTimestamp, ...where,
+          resolution_id: e.args.resolutionId,
+          fact_key: e.args.factKey,
+          assertion_id: e.args.assertionId,
+          outcome: outcomeOf(String(e.args.outcome)),
+          method: howOf(String(e.args.how)),
+          resolved_by: e.args.resolvedBy,
+          block_hash: e.blockHash,
+          resolved_at: e.blockTimestamp,
+          ...where,
         });
         break;
       case 'FactAsserted':
@@ -199,7 +301,13 @@ export class Batch {
     this.remember(e.blockNumber, 'assertions', id, prevA);
     const nextState = foldAssertion(prevA?.state ?? null, e);
     if (nextState) {
-      this.assertions.set(id, { assertion_id: id, fact_key: nextState.factKey, policy_id: nextState.policyId, state: nextState, block_number: prevA?.block_number ?? e.blockNumber });
+      this.assertions.set(id, {
+        assertion_id: id,
+        fact_key: nextState.factKey,
+        policy_id: nextState.policyId,
+        state: nextState,
+        block_number: prevA?.block_number ?? e.blockNumber,
+      });
       this.dirtyAssertions.add(id);
     }
     const key = String(e.args.factKey);
@@ -208,8 +316,15 @@ export class Batch {
     const row: FactRow = prevF
       ? { ...prevF }
       : {
-          fact_key: key, template_id: String(e.args.templateId ?? '0'), subject_hash: String(e.args.subjectHash ?? ''), canonical: null, latest: null,
-          canonical_outcome: null, canonical_fresh_until: null, fresh_until: null, block_number: e.blockNumber,
+          fact_key: key,
+          template_id: String(e.args.templateId ?? '0'),
+          subject_hash: String(e.args.subjectHash ?? ''),
+          canonical: null,
+          latest: null,
+          canonical_outcome: null,
+          canonical_fresh_until: null,
+          fresh_until: null,
+          block_number: e.blockNumber,
         };
     if (!prevF && e.name !== 'FactAsserted') return; // an event for a fact we never saw asserted cannot happen on this contract
     row.latest = foldView(row.latest, e);
@@ -245,8 +360,22 @@ export class Batch {
     await insertChunks(trx, 'templates', this.templates, 'template_id', false);
     await insertChunks(trx, 'policies', this.policies, 'policy_id', false);
     await insertChunks(trx, 'resolutions', this.resolutions, 'resolution_id', false);
-    await bulkUpsert(trx, 'assertions', ASSERTION_COLS, [...this.dirtyAssertions].map((id) => ({ ...this.assertions.get(id)! })), 'assertion_id', ['fact_key', 'policy_id', 'state']);
-    await bulkUpsert(trx, 'facts', FACT_COLS, [...this.dirtyFacts].map((k) => ({ ...this.facts.get(k)! })), 'fact_key', ['canonical', 'latest', 'canonical_outcome', 'canonical_fresh_until', 'fresh_until']);
+    await bulkUpsert(
+      trx,
+      'assertions',
+      ASSERTION_COLS,
+      [...this.dirtyAssertions].map((id) => ({ ...this.assertions.get(id)! })),
+      'assertion_id',
+      ['fact_key', 'policy_id', 'state'],
+    );
+    await bulkUpsert(
+      trx,
+      'facts',
+      FACT_COLS,
+      [...this.dirtyFacts].map((k) => ({ ...this.facts.get(k)! })),
+      'fact_key',
+      ['canonical', 'latest', 'canonical_outcome', 'canonical_fresh_until', 'fresh_until'],
+    );
     await bulkUpsert(trx, 'journal', JOURNAL_COLS, this.journal, null);
   }
 }
@@ -265,13 +394,20 @@ export async function rollbackTo(trx: Knex.Transaction, block: bigint): Promise<
         await t(trx, 'facts').where('fact_key', j.pk).delete();
       } else if (current) {
         const latest = (j.before as FactRow).latest;
-        const fresh = freshUntil(current.canonical, latest, current.canonical_fresh_until === null ? null : String(current.canonical_fresh_until));
-        await t(trx, 'facts').where('fact_key', j.pk).update({ latest: latest === null ? null : JSON.stringify(latest), fresh_until: fresh });
+        const fresh = freshUntil(
+          current.canonical,
+          latest,
+          current.canonical_fresh_until === null ? null : String(current.canonical_fresh_until),
+        );
+        await t(trx, 'facts')
+          .where('fact_key', j.pk)
+          .update({ latest: latest === null ? null : JSON.stringify(latest), fresh_until: fresh });
       }
     }
   }
   await t(trx, 'journal').where('block_number', '>', block.toString()).delete();
-  for (const table of ['events', 'templates', 'policies', 'resolutions']) await t(trx, table).where('block_number', '>', block.toString()).delete();
+  for (const table of ['events', 'templates', 'policies', 'resolutions'])
+    await t(trx, table).where('block_number', '>', block.toString()).delete();
   await t(trx, 'blocks').where('number', '>', block.toString()).delete();
   return entries.length;
 }
@@ -282,7 +418,10 @@ export const readCursor = async (db: Knex | Knex.Transaction, lock = false): Pro
 };
 
 export async function writeCursor(trx: Knex.Transaction, patch: Partial<Omit<CursorRow, 'id'>>): Promise<void> {
-  await t(trx, 'cursor').insert({ id: 1, ...patch, updated_at: Math.floor(Date.now() / 1000) }).onConflict('id').merge();
+  await t(trx, 'cursor')
+    .insert({ id: 1, ...patch, updated_at: Math.floor(Date.now() / 1000) })
+    .onConflict('id')
+    .merge();
 }
 
 export async function storedBlocks(db: Knex | Knex.Transaction, from: bigint): Promise<Map<bigint, { hash: string; parent_hash: string }>> {
@@ -290,8 +429,17 @@ export async function storedBlocks(db: Knex | Knex.Transaction, from: bigint): P
   return new Map(rows.map((r: { number: string; hash: string; parent_hash: string }) => [BigInt(r.number), r]));
 }
 
-export async function storeBlocks(trx: Knex.Transaction, headers: { number: string; hash: string; parentHash: string; timestamp: string }[]): Promise<void> {
-  await insertChunks(trx, 'blocks', headers.map((h) => ({ number: h.number, hash: h.hash, parent_hash: h.parentHash, timestamp: h.timestamp })), 'number', true);
+export async function storeBlocks(
+  trx: Knex.Transaction,
+  headers: { number: string; hash: string; parentHash: string; timestamp: string }[],
+): Promise<void> {
+  await insertChunks(
+    trx,
+    'blocks',
+    headers.map((h) => ({ number: h.number, hash: h.hash, parent_hash: h.parentHash, timestamp: h.timestamp })),
+    'number',
+    true,
+  );
 }
 
 /** Finalized history needs no undo log, and only the finalized block's header is needed for the parent check. */
@@ -307,13 +455,20 @@ export async function eventsBetween(db: Knex | Knex.Transaction, from: bigint, t
     .andWhere('block_number', '<=', to.toString())
     .orderBy('seq', 'asc');
   return rows.map((r: Record<string, unknown>) => ({
-    name: r.kind as ChainEvent['name'], blockNumber: str(r.block_number), blockHash: str(r.block_hash), blockTimestamp: str(r.timestamp),
-    txHash: str(r.tx_hash), logIndex: Number(r.log_index), args: r.args as ChainEvent['args'],
+    name: r.kind as ChainEvent['name'],
+    blockNumber: str(r.block_number),
+    blockHash: str(r.block_hash),
+    blockTimestamp: str(r.timestamp),
+    txHash: str(r.tx_hash),
+    logIndex: Number(r.log_index),
+    args: r.args as ChainEvent['args'],
   }));
 }
 
 /** Empty every projection and the cursor (a different chain: nothing indexed so far applies to it). */
 export async function resetProjections(trx: Knex.Transaction): Promise<void> {
   // Raw: the builder truncates one table per statement; this empties them all at once.
-  await trx.raw(`truncate ${['events', 'resolutions', 'facts', 'assertions', 'policies', 'templates', 'blocks', 'journal', 'cursor'].map((x) => `${SCHEMA}.${x}`).join(', ')}`);
+  await trx.raw(
+    `truncate ${['events', 'resolutions', 'facts', 'assertions', 'policies', 'templates', 'blocks', 'journal', 'cursor'].map((x) => `${SCHEMA}.${x}`).join(', ')}`,
+  );
 }

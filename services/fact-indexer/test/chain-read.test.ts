@@ -4,21 +4,33 @@ import { chainView, mapLimited, sameFact } from '../src/handlers';
 
 const H = (c: string) => `0x${c.repeat(64)}`;
 const read = (exists: boolean) => ({
-  at: 'latest' as const, blockNumber: '42', blockHash: H('a'), blockTimestamp: '1700000042',
+  at: 'latest' as const,
+  blockNumber: '42',
+  blockHash: H('a'),
+  blockTimestamp: '1700000042',
   state: exists
     ? { exists: true, outcome: 'TRUE' as const, status: 'ASSERTED' as const, assertionId: '7', resolutionId: null, manifestHash: H('c') }
     : { exists: false, outcome: null, status: null, assertionId: null, resolutionId: null, manifestHash: null },
 });
 
 describe('a chain read as a FactView', () => {
-  it('has the projection view\'s fields, with the block it was pinned at', () => {
+  it("has the projection view's fields, with the block it was pinned at", () => {
     const v = chainView(read(true));
-    expect(v).toEqual({ outcome: 'TRUE', status: 'ASSERTED', assertionId: '7', resolutionId: null, manifestHash: H('c'), blockNumber: '42', blockHash: H('a'), updatedAt: '1700000042' });
+    expect(v).toEqual({
+      outcome: 'TRUE',
+      status: 'ASSERTED',
+      assertionId: '7',
+      resolutionId: null,
+      manifestHash: H('c'),
+      blockNumber: '42',
+      blockHash: H('a'),
+      updatedAt: '1700000042',
+    });
     expect(factsApi.FactView.parse(v)).toEqual(v);
     expect(chainView(read(false))).toBeNull();
   });
 
-  it('matches a projection view that agrees on the contract\'s fields, whatever block each names', () => {
+  it("matches a projection view that agrees on the contract's fields, whatever block each names", () => {
     const projected = { ...chainView(read(true))!, blockNumber: '40', blockHash: H('b'), updatedAt: '1700000040' };
     expect(sameFact(read(true).state, projected)).toBe(true);
     expect(sameFact(read(true).state, { ...projected, status: 'CHALLENGED' })).toBe(false);
@@ -44,9 +56,11 @@ describe('mapLimited', () => {
   });
 
   it('fails as soon as one item fails', async () => {
-    await expect(mapLimited([1, 2, 3], 2, async (n) => {
-      if (n === 2) throw new Error('chain down');
-      return n;
-    })).rejects.toThrow('chain down');
+    await expect(
+      mapLimited([1, 2, 3], 2, async (n) => {
+        if (n === 2) throw new Error('chain down');
+        return n;
+      }),
+    ).rejects.toThrow('chain down');
   });
 });

@@ -2,20 +2,63 @@ import { foldAssertion, foldView, freshUntil, seqOf, type ChainEvent, type FactV
 
 const h = (c: string) => `0x${c.repeat(64)}`;
 const ev = (name: ChainEvent['name'], block: number, args: ChainEvent['args']): ChainEvent => ({
-  name, blockNumber: String(block), blockHash: h(String(block % 10)), blockTimestamp: String(1000 + block), txHash: h('e'), logIndex: 0, args,
+  name,
+  blockNumber: String(block),
+  blockHash: h(String(block % 10)),
+  blockTimestamp: String(1000 + block),
+  txHash: h('e'),
+  logIndex: 0,
+  args,
 });
 const asserted = (id: string, block: number, outcome = '1') =>
-  ev('FactAsserted', block, { assertionId: id, factKey: '9', asserter: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', templateId: '1', subjectHash: h('1'), outcome, manifestHash: h('2'), policyId: '1', expiresAt: '5000' });
+  ev('FactAsserted', block, {
+    assertionId: id,
+    factKey: '9',
+    asserter: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    templateId: '1',
+    subjectHash: h('1'),
+    outcome,
+    manifestHash: h('2'),
+    policyId: '1',
+    expiresAt: '5000',
+  });
 const challenged = (id: string, block: number) =>
-  ev('AssertionChallenged', block, { assertionId: id, factKey: '9', challenger: '0x90F79bf6EB2c4f870365E785982E1f101E93b906', caseId: '4211', manifestHash: h('2'), evidenceDigest: h('0'), rationaleHash: h('3'), bondPayer: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', bySignature: true, nonce: '0' });
+  ev('AssertionChallenged', block, {
+    assertionId: id,
+    factKey: '9',
+    challenger: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+    caseId: '4211',
+    manifestHash: h('2'),
+    evidenceDigest: h('0'),
+    rationaleHash: h('3'),
+    bondPayer: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+    bySignature: true,
+    nonce: '0',
+  });
 const resolved = (id: string, block: number, outcome: string, how: string) =>
-  ev('AssertionResolved', block, { assertionId: id, factKey: '9', resolutionId: '1', outcome, how, resolvedBy: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
+  ev('AssertionResolved', block, {
+    assertionId: id,
+    factKey: '9',
+    resolutionId: '1',
+    outcome,
+    how,
+    resolvedBy: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  });
 
 describe('foldView', () => {
   it('follows assert → challenge → resolve, like getFact', () => {
     let v: FactView | null = null;
     v = foldView(v, asserted('1', 10));
-    expect(v).toEqual({ outcome: 'TRUE', status: 'ASSERTED', assertionId: '1', resolutionId: null, manifestHash: h('2'), blockNumber: '10', blockHash: h('0'), updatedAt: '1010' });
+    expect(v).toEqual({
+      outcome: 'TRUE',
+      status: 'ASSERTED',
+      assertionId: '1',
+      resolutionId: null,
+      manifestHash: h('2'),
+      blockNumber: '10',
+      blockHash: h('0'),
+      updatedAt: '1010',
+    });
     v = foldView(v, challenged('1', 11));
     expect(v).toMatchObject({ status: 'CHALLENGED', outcome: 'TRUE', blockNumber: '11' });
     v = foldView(v, resolved('1', 12, '2', '2'));
@@ -38,9 +81,22 @@ describe('foldAssertion', () => {
   it('records challenger, signature flag, resolution and method', () => {
     let a = foldAssertion(null, asserted('1', 10));
     a = foldAssertion(a, challenged('1', 11));
-    expect(a).toMatchObject({ status: 'CHALLENGED', challenger: '0x90F79bf6EB2c4f870365E785982E1f101E93b906', bySignature: true, caseId: '4211', challengedAt: '1011' });
+    expect(a).toMatchObject({
+      status: 'CHALLENGED',
+      challenger: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+      bySignature: true,
+      caseId: '4211',
+      challengedAt: '1011',
+    });
     a = foldAssertion(a, resolved('1', 12, '2', '2'));
-    expect(a).toMatchObject({ status: 'RESOLVED', resolvedOutcome: 'FALSE', outcome: 'TRUE', how: 'ARBITRATION', resolutionId: '1', resolvedAt: '1012' });
+    expect(a).toMatchObject({
+      status: 'RESOLVED',
+      resolvedOutcome: 'FALSE',
+      outcome: 'TRUE',
+      how: 'ARBITRATION',
+      resolutionId: '1',
+      resolvedAt: '1012',
+    });
   });
 });
 

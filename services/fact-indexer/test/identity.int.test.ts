@@ -21,17 +21,34 @@ const hash = (chain: string, n: number) => `0x${chain}${n.toString(16).padStart(
  */
 class FakeNode {
   shared: { name: string; upTo: number } | null = null;
-  constructor(public name: string, public height: number, public lag = 2) {}
+  constructor(
+    public name: string,
+    public height: number,
+    public lag = 2,
+  ) {}
   private chainOf(n: number) {
     return this.shared && n <= this.shared.upTo ? this.shared.name : this.name;
   }
   header(n: number) {
-    return { number: String(n), hash: hash(this.chainOf(n), n), parentHash: n === 0 ? hash(this.chainOf(0), 0) : hash(this.chainOf(n - 1), n - 1), timestamp: String(1000 + n) };
+    return {
+      number: String(n),
+      hash: hash(this.chainOf(n), n),
+      parentHash: n === 0 ? hash(this.chainOf(0), 0) : hash(this.chainOf(n - 1), n - 1),
+      timestamp: String(1000 + n),
+    };
   }
   source(): ChainSource {
     const head = () => this.header(this.height);
     return {
-      contract: async () => ({ name: 'LineageRegistry', capabilities: [], eip712Domain: null, chainId: '31337', address: REGISTRY, deployedBlock: '1', status: 'live' as const }),
+      contract: async () => ({
+        name: 'LineageRegistry',
+        capabilities: [],
+        eip712Domain: null,
+        chainId: '31337',
+        address: REGISTRY,
+        deployedBlock: '1',
+        status: 'live' as const,
+      }),
       heads: async () => ({ latest: head(), finalized: this.header(Math.max(0, this.height - this.lag)) }),
       blocks: async (from: bigint, to: bigint) => {
         const out = [];
@@ -67,7 +84,12 @@ function indexer(node: FakeNode, resetOnChainChange = false) {
   const lease = new WriterLease(url);
   running.push({ lease });
   const metrics = indexerMetrics(new Registry());
-  const ix = new Indexer(db, node.source(), lease, metrics, createLogger('identity-test', 'silent'), { pollMs: 50, batchBlocks: 100, tipBlocks: 10, resetOnChainChange });
+  const ix = new Indexer(db, node.source(), lease, metrics, createLogger('identity-test', 'silent'), {
+    pollMs: 50,
+    batchBlocks: 100,
+    tipBlocks: 10,
+    resetOnChainChange,
+  });
   return { ix, metrics };
 }
 
@@ -75,7 +97,14 @@ function indexer(node: FakeNode, resetOnChainChange = false) {
 async function indexedChainA(withIdentity: boolean) {
   await db.transaction(async (trx) => {
     await writeCursor(trx, {
-      chain_id: '31337', registry: REGISTRY, indexed_block: '8', finalized_block: '8', chain_finalized_block: '8', head_block: '10', head_timestamp: '1010', halted: null,
+      chain_id: '31337',
+      registry: REGISTRY,
+      indexed_block: '8',
+      finalized_block: '8',
+      chain_finalized_block: '8',
+      head_block: '10',
+      head_timestamp: '1010',
+      halted: null,
       ...(withIdentity ? { deployed_block: '1', deployed_block_hash: hash('a', 1) } : {}),
     });
     await storeBlocks(trx, [new FakeNode('a', 10).header(8)]);
@@ -111,7 +140,11 @@ it('a node without the deployment block: waits (no halt, no reset); once it has 
   await ix.step();
   expect(ix.state).toBe('halted');
   const c = await readCursor(db);
-  expect(c!.halted!.startsWith(`a different chain than the one indexed: deployment block 1 hash differs (indexed ${hash('a', 1)}, node ${hash('b', 1)}); `)).toBe(true);
+  expect(
+    c!.halted!.startsWith(
+      `a different chain than the one indexed: deployment block 1 hash differs (indexed ${hash('a', 1)}, node ${hash('b', 1)}); `,
+    ),
+  ).toBe(true);
   expect(c!.halted).toMatch(/reset\.js --yes/);
   expect(ix.haltReason).toBe(c!.halted);
   expect(c!.indexed_block).toBe('8');
@@ -123,7 +156,9 @@ it('a halt for a different chain is lifted when a restarted writer finds the ind
   const first = indexer(new FakeNode('b', 3));
   await first.ix.step();
   expect(first.ix.state).toBe('halted');
-  expect((await readCursor(db))!.halted).toMatch(/if chain-reader points at the wrong node or registry, fix that and restart the fact-indexer/);
+  expect((await readCursor(db))!.halted).toMatch(
+    /if chain-reader points at the wrong node or registry, fix that and restart the fact-indexer/,
+  );
   await running.pop()!.lease.release();
 
   const again = indexer(new FakeNode('a', 10));
@@ -134,7 +169,9 @@ it('a halt for a different chain is lifted when a restarted writer finds the ind
 
 it('any other halt (a reorg below finality) stays until a reset, whatever the node says', async () => {
   await indexedChainA(true);
-  await db.transaction((trx) => writeCursor(trx, { halted: 'reorg below the finalized block 8: finalized blocks cannot be undone; reset …' }));
+  await db.transaction((trx) =>
+    writeCursor(trx, { halted: 'reorg below the finalized block 8: finalized blocks cannot be undone; reset …' }),
+  );
   const { ix, metrics } = indexer(new FakeNode('a', 10));
   await ix.step();
   expect(ix.state).toBe('halted');
@@ -189,8 +226,14 @@ describe('a longer, different chain swapped under a writer with no unfinalized b
     await ix.step();
     expect(ix.state).toBe('halted');
     const c = (await readCursor(db))!;
-    expect(c.halted!.startsWith(`a different chain than the one indexed: deployment block 1 hash differs (indexed ${hash('a', 1)}, node ${hash('c', 1)}); `)).toBe(true);
-    expect(c.halted).toMatch(/if chain-reader points at the wrong node or registry, fix that and restart the fact-indexer; otherwise reset the projection/);
+    expect(
+      c.halted!.startsWith(
+        `a different chain than the one indexed: deployment block 1 hash differs (indexed ${hash('a', 1)}, node ${hash('c', 1)}); `,
+      ),
+    ).toBe(true);
+    expect(c.halted).toMatch(
+      /if chain-reader points at the wrong node or registry, fix that and restart the fact-indexer; otherwise reset the projection/,
+    );
     expect(ix.haltReason).toBe(c.halted);
     expect(c).toMatchObject({ indexed_block: '10', finalized_block: '10', deployed_block_hash: hash('a', 1) });
     // Nothing of chain c was stored: our block 10 is still chain a's, and no block above it exists.
@@ -223,7 +266,12 @@ describe('a longer, different chain swapped under a writer with no unfinalized b
     node.height = 40;
     for (let i = 0; i < 20 && (await ix.step()); i++);
     expect(ix.state).toBe('following');
-    expect(await readCursor(db)).toMatchObject({ halted: null, deployed_block_hash: hash('c', 1), indexed_block: '40', finalized_block: '40' });
+    expect(await readCursor(db)).toMatchObject({
+      halted: null,
+      deployed_block_hash: hash('c', 1),
+      indexed_block: '40',
+      finalized_block: '40',
+    });
     expect((await storedBlocks(db, 40n)).get(40n)?.hash).toBe(hash('c', 40));
   });
 

@@ -33,13 +33,23 @@ afterAll(async () => {
   await drop?.();
 });
 
-const template = (id: number) => ({ name: 'TemplateRegistered' as const, txHash: blockHash('e', id), logIndex: 0, args: { templateId: String(id), text: `lineage/v1: template ${id}`, textHash: blockHash('f', id) } });
+const template = (id: number) => ({
+  name: 'TemplateRegistered' as const,
+  txHash: blockHash('e', id),
+  logIndex: 0,
+  args: { templateId: String(id), text: `lineage/v1: template ${id}`, textHash: blockHash('f', id) },
+});
 
 function writer(chain: MemoryChain) {
   const lease = new WriterLease(url);
   leases.push(lease);
   const metrics = indexerMetrics(new Registry());
-  const ix = new Indexer(db, chain, lease, metrics, createLogger('reorg-test', 'silent'), { pollMs: 50, batchBlocks: 100, tipBlocks: 10, resetOnChainChange: false });
+  const ix = new Indexer(db, chain, lease, metrics, createLogger('reorg-test', 'silent'), {
+    pollMs: 50,
+    batchBlocks: 100,
+    tipBlocks: 10,
+    resetOnChainChange: false,
+  });
   return { ix, metrics };
 }
 
@@ -48,7 +58,11 @@ async function settle(ix: Indexer): Promise<void> {
   for (let i = 0; i < 30 && (await ix.step()); i++);
 }
 
-const templates = async () => (await db.withSchema(SCHEMA).table('templates').orderBy('template_id')).map((r: { template_id: string; block_number: string }) => [String(r.template_id), String(r.block_number)]);
+const templates = async () =>
+  (await db.withSchema(SCHEMA).table('templates').orderBy('template_id')).map((r: { template_id: string; block_number: string }) => [
+    String(r.template_id),
+    String(r.block_number),
+  ]);
 
 /** A chain of 12 blocks finalized 4 below the head, a template registered in blocks 3, 9 and 11, indexed to the head. */
 async function indexedChain() {
@@ -58,7 +72,11 @@ async function indexedChain() {
   const w = writer(chain);
   await settle(w.ix);
   expect(await readCursor(db)).toMatchObject({ indexed_block: '12', finalized_block: '8', halted: null });
-  expect(await templates()).toEqual([['3', '3'], ['9', '9'], ['11', '11']]);
+  expect(await templates()).toEqual([
+    ['3', '3'],
+    ['9', '9'],
+    ['11', '11'],
+  ]);
   return { chain, ...w };
 }
 
@@ -70,12 +88,21 @@ it('a reorg below the head: rolled back to the common ancestor, and the new bran
   expect(ix.state).toBe('following');
   expect((await metrics.reorgs.get()).values[0]!.value).toBe(1);
   expect(await readCursor(db)).toMatchObject({ indexed_block: '13', halted: null });
-  expect(await templates()).toEqual([['3', '3'], ['9', '9'], ['12', '12']]);
+  expect(await templates()).toEqual([
+    ['3', '3'],
+    ['9', '9'],
+    ['12', '12'],
+  ]);
   const blocks = await storedBlocks(db, 10n);
   expect(blocks.get(10n)?.hash).toBe(blockHash('b', 10));
   expect(blocks.get(13n)?.hash).toBe(blockHash('b', 13));
   // The chain identity is untouched by a reorg above the deployment block.
-  expect(await readCursor(db)).toMatchObject({ chain_id: identity!.chain_id, registry: identity!.registry, deployed_block: '1', deployed_block_hash: identity!.deployed_block_hash });
+  expect(await readCursor(db)).toMatchObject({
+    chain_id: identity!.chain_id,
+    registry: identity!.registry,
+    deployed_block: '1',
+    deployed_block_hash: identity!.deployed_block_hash,
+  });
 });
 
 it('a reorg deeper than the finality window: halts, the projection as it was', async () => {
@@ -87,7 +114,11 @@ it('a reorg deeper than the finality window: halts, the projection as it was', a
   const c = (await readCursor(db))!;
   expect(c.halted).toMatch(/^reorg below the finalized block 8: finalized blocks cannot be undone; reset the projection/);
   expect(c).toMatchObject({ indexed_block: '12', finalized_block: '8', deployed_block_hash: blockHash('a', 1) });
-  expect(await templates()).toEqual([['3', '3'], ['9', '9'], ['11', '11']]);
+  expect(await templates()).toEqual([
+    ['3', '3'],
+    ['9', '9'],
+    ['11', '11'],
+  ]);
   expect((await metrics.halted.get()).values[0]!.value).toBe(1);
   expect((await metrics.reorgs.get()).values[0]?.value ?? 0).toBe(0);
 });
@@ -98,9 +129,18 @@ it('a node whose head is below the indexed block: waits, never rewinds, and goes
   await settle(ix);
   expect(ix.state).toBe('following');
   expect(await readCursor(db)).toMatchObject({ indexed_block: '12', head_block: '10', halted: null });
-  expect(await templates()).toEqual([['3', '3'], ['9', '9'], ['11', '11']]);
+  expect(await templates()).toEqual([
+    ['3', '3'],
+    ['9', '9'],
+    ['11', '11'],
+  ]);
   for (let n = 11; n <= 14; n++) chain.push('a', n === 11 ? [template(11)] : n === 14 ? [template(14)] : []);
   await settle(ix);
   expect(await readCursor(db)).toMatchObject({ indexed_block: '14', halted: null, deployed_block_hash: blockHash('a', 1) });
-  expect(await templates()).toEqual([['3', '3'], ['9', '9'], ['11', '11'], ['14', '14']]);
+  expect(await templates()).toEqual([
+    ['3', '3'],
+    ['9', '9'],
+    ['11', '11'],
+    ['14', '14'],
+  ]);
 });

@@ -23,11 +23,23 @@ describe('planSync', () => {
     expect(planSync({ head: 12n, indexed: 10n, canon: 6n, fin: 9n })).toEqual({ mode: 'follow', finalTarget: 9n, canonTarget: 9n });
   });
   it('finalized blocks not yet indexed: check the unfinalized tip, then backfill', () => {
-    expect(planSync({ head: 50n, indexed: 10n, canon: 8n, fin: 40n })).toEqual({ mode: 'catch-up', finalTarget: 40n, canonTarget: 10n, checkTip: true, backfill: true });
+    expect(planSync({ head: 50n, indexed: 10n, canon: 8n, fin: 40n })).toEqual({
+      mode: 'catch-up',
+      finalTarget: 40n,
+      canonTarget: 10n,
+      checkTip: true,
+      backfill: true,
+    });
     expect(planSync({ head: 50n, indexed: 10n, canon: 10n, fin: 40n })).toMatchObject({ checkTip: false, backfill: true });
   });
   it('at the head: the tip is checked, nothing indexed', () => {
-    expect(planSync({ head: 10n, indexed: 10n, canon: 8n, fin: 8n })).toEqual({ mode: 'catch-up', finalTarget: 8n, canonTarget: 8n, checkTip: true, backfill: false });
+    expect(planSync({ head: 10n, indexed: 10n, canon: 8n, fin: 8n })).toEqual({
+      mode: 'catch-up',
+      finalTarget: 8n,
+      canonTarget: 8n,
+      checkTip: true,
+      backfill: false,
+    });
   });
 });
 
@@ -66,7 +78,10 @@ describe('the common ancestor', () => {
     chain.reorg(30, 'b', depth); // the ancestor, 29, is in the second window down
     chain.reads.length = 0;
     expect(await findCommonAncestor(chain, stored, 10n, BigInt(depth + 20))).toEqual({ kind: 'ancestor', block: 29n });
-    expect(chain.reads).toEqual([[BigInt(depth + 20) - ANCESTOR_WINDOW + 1n, BigInt(depth + 20)], [10n, BigInt(depth + 20) - ANCESTOR_WINDOW]]);
+    expect(chain.reads).toEqual([
+      [BigInt(depth + 20) - ANCESTOR_WINDOW + 1n, BigInt(depth + 20)],
+      [10n, BigInt(depth + 20) - ANCESTOR_WINDOW],
+    ]);
   });
   it('the same chain (no reorg): the tip itself', async () => {
     const chain = new MemoryChain(12);
@@ -89,7 +104,15 @@ describe('following the tip', () => {
     expect(linkHeaders(undefined, [headers[0]!, { ...headers[1]!, parentHash: blockHash('z', 4) }])).toBe('moved');
   });
   it('logs naming another block hash than the headers: the node moved under us', () => {
-    const e = (n: number, hash: string): ChainEvent => ({ name: 'TemplateRegistered', blockNumber: String(n), blockHash: hash, blockTimestamp: '1', txHash: blockHash('e', 1), logIndex: 0, args: {} });
+    const e = (n: number, hash: string): ChainEvent => ({
+      name: 'TemplateRegistered',
+      blockNumber: String(n),
+      blockHash: hash,
+      blockTimestamp: '1',
+      txHash: blockHash('e', 1),
+      logIndex: 0,
+      args: {},
+    });
     expect(coveredHeaders(headers, 5n, [e(4, chain.header(4).hash)])).toEqual([headers[0], headers[1]]);
     expect(coveredHeaders(headers, 6n, [e(5, blockHash('z', 5))])).toBeNull();
   });

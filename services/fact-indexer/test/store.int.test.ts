@@ -22,13 +22,44 @@ afterAll(async () => {
 
 const h = (c: string) => `0x${c.repeat(64)}`;
 const ev = (name: ChainEvent['name'], block: number, logIndex: number, args: ChainEvent['args']): ChainEvent => ({
-  name, blockNumber: String(block), blockHash: h(String(block % 10)), blockTimestamp: String(1000 + block), txHash: h('e'), logIndex, args,
+  name,
+  blockNumber: String(block),
+  blockHash: h(String(block % 10)),
+  blockTimestamp: String(1000 + block),
+  txHash: h('e'),
+  logIndex,
+  args,
 });
-const policy = ev('PolicyRegistered', 5, 0, { policyId: '1', family: h('f'), resolver: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', version: '1', liveness: '3600', bond: '0', freshness: '500' });
+const policy = ev('PolicyRegistered', 5, 0, {
+  policyId: '1',
+  family: h('f'),
+  resolver: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  version: '1',
+  liveness: '3600',
+  bond: '0',
+  freshness: '500',
+});
 const asserted = (id: string, block: number, outcome = '1') =>
-  ev('FactAsserted', block, 0, { assertionId: id, factKey: '9', asserter: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', templateId: '1', subjectHash: h('1'), outcome, manifestHash: h('2'), policyId: '1', expiresAt: '5000' });
+  ev('FactAsserted', block, 0, {
+    assertionId: id,
+    factKey: '9',
+    asserter: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    templateId: '1',
+    subjectHash: h('1'),
+    outcome,
+    manifestHash: h('2'),
+    policyId: '1',
+    expiresAt: '5000',
+  });
 const resolved = (id: string, block: number, rid: string) =>
-  ev('AssertionResolved', block, 1, { assertionId: id, factKey: '9', resolutionId: rid, outcome: '1', how: '1', resolvedBy: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
+  ev('AssertionResolved', block, 1, {
+    assertionId: id,
+    factKey: '9',
+    resolutionId: rid,
+    outcome: '1',
+    how: '1',
+    resolvedBy: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  });
 
 /** Apply events in one transaction; blocks at or below `finalized` also reach canonical. */
 async function apply(events: ChainEvent[], finalized: bigint): Promise<void> {

@@ -10,7 +10,10 @@
   if (!form || !out) return;
   var caseId = form.getAttribute('data-case-id');
   if (!/^[0-9]{1,78}$/.test(caseId || '')) return;
-  var wallet = typeof window.ethereum === 'object' && window.ethereum !== null && typeof window.ethereum.request === 'function' ? window.ethereum : null;
+  var wallet =
+    typeof window.ethereum === 'object' && window.ethereum !== null && typeof window.ethereum.request === 'function'
+      ? window.ethereum
+      : null;
   var signButton = document.getElementById('wallet-sign');
   if (wallet && signButton) signButton.hidden = false;
 
@@ -37,7 +40,7 @@
   function prepare() {
     var body = {
       challenger: form.elements.challenger.value.trim(),
-      rationale: form.elements.rationale.value.trim()
+      rationale: form.elements.rationale.value.trim(),
     };
     var digest = form.elements.evidenceDigest.value.trim();
     if (digest) body.evidenceDigest = digest;
@@ -45,12 +48,16 @@
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       credentials: 'same-origin',
-      body: JSON.stringify(body)
+      body: JSON.stringify(body),
     }).then(function (res) {
       return res.json().then(function (json) {
         if (!res.ok) {
           var e = json && json.error ? json.error : { code: 'INTERNAL', message: 'The request failed.' };
-          var fields = (e.fields || []).map(function (f) { return f.path + ': ' + f.issue; }).join('\n');
+          var fields = (e.fields || [])
+            .map(function (f) {
+              return f.path + ': ' + f.issue;
+            })
+            .join('\n');
           throw { code: e.code, message: e.message, fields: fields };
         }
         return json;
@@ -61,11 +68,15 @@
   /** eth_signTypedData_v4 wants the domain's type listed too. */
   function typedDataForWallet(t) {
     var types = {};
-    Object.keys(t.types).forEach(function (k) { types[k] = t.types[k]; });
+    Object.keys(t.types).forEach(function (k) {
+      types[k] = t.types[k];
+    });
     if (!types.EIP712Domain) {
       types.EIP712Domain = [
-        { name: 'name', type: 'string' }, { name: 'version', type: 'string' },
-        { name: 'chainId', type: 'uint256' }, { name: 'verifyingContract', type: 'address' }
+        { name: 'name', type: 'string' },
+        { name: 'version', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+        { name: 'verifyingContract', type: 'address' },
       ];
     }
     return { types: types, domain: t.domain, primaryType: t.primaryType, message: t.message };
@@ -79,10 +90,20 @@
   form.addEventListener('submit', function (ev) {
     ev.preventDefault();
     show('Preparing the challenge…');
-    prepare().then(function (prep) {
-      show('Payload to sign with the challenger\'s wallet (EIP-712, eth_signTypedData_v4); relay the signature to ' +
-        prep.relay.function + ' on ' + prep.relay.contract + '. Digest ' + prep.digest + '.', JSON.stringify(prep.typedData, null, 2));
-    }).catch(fail);
+    prepare()
+      .then(function (prep) {
+        show(
+          "Payload to sign with the challenger's wallet (EIP-712, eth_signTypedData_v4); relay the signature to " +
+            prep.relay.function +
+            ' on ' +
+            prep.relay.contract +
+            '. Digest ' +
+            prep.digest +
+            '.',
+          JSON.stringify(prep.typedData, null, 2),
+        );
+      })
+      .catch(fail);
   });
 
   if (wallet && signButton) {
@@ -90,19 +111,36 @@
       if (!form.reportValidity()) return;
       show('Preparing the challenge…');
       var prepared;
-      prepare().then(function (prep) {
-        prepared = prep;
-        return wallet.request({ method: 'eth_requestAccounts' });
-      }).then(function (accounts) {
-        var challenger = prepared.typedData.message.challenger.toLowerCase();
-        var account = (accounts || []).map(function (a) { return String(a).toLowerCase(); }).indexOf(challenger) >= 0 ? challenger : null;
-        if (!account) throw { code: 'WALLET', message: 'The wallet has no account with the challenger address; pick that account and try again.' };
-        show('Asking your wallet to sign…');
-        return wallet.request({ method: 'eth_signTypedData_v4', params: [account, JSON.stringify(typedDataForWallet(prepared.typedData))] });
-      }).then(function (signature) {
-        show('Signed. Relay this to ' + prepared.relay.function + ' on ' + prepared.relay.contract + ':',
-          JSON.stringify({ signature: signature, message: prepared.typedData.message, digest: prepared.digest }, null, 2));
-      }).catch(fail);
+      prepare()
+        .then(function (prep) {
+          prepared = prep;
+          return wallet.request({ method: 'eth_requestAccounts' });
+        })
+        .then(function (accounts) {
+          var challenger = prepared.typedData.message.challenger.toLowerCase();
+          var account =
+            (accounts || [])
+              .map(function (a) {
+                return String(a).toLowerCase();
+              })
+              .indexOf(challenger) >= 0
+              ? challenger
+              : null;
+          if (!account)
+            throw { code: 'WALLET', message: 'The wallet has no account with the challenger address; pick that account and try again.' };
+          show('Asking your wallet to sign…');
+          return wallet.request({
+            method: 'eth_signTypedData_v4',
+            params: [account, JSON.stringify(typedDataForWallet(prepared.typedData))],
+          });
+        })
+        .then(function (signature) {
+          show(
+            'Signed. Relay this to ' + prepared.relay.function + ' on ' + prepared.relay.contract + ':',
+            JSON.stringify({ signature: signature, message: prepared.typedData.message, digest: prepared.digest }, null, 2),
+          );
+        })
+        .catch(fail);
     });
   }
 })();

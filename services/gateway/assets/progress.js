@@ -10,7 +10,9 @@
   var TERMINAL = { completed: true, failed: true, cancelled: true };
   var delay = 1000;
 
-  function text(el, value) { if (el && el.textContent !== value) el.textContent = value; }
+  function text(el, value) {
+    if (el && el.textContent !== value) el.textContent = value;
+  }
   function progress(s) {
     if (s.done === null || s.done === undefined) return s.state === 'done' ? 'done' : '';
     return String(s.done) + (s.total !== null && s.total !== undefined ? ' / ' + s.total : '') + (s.unit ? ' ' + s.unit : '');
@@ -44,16 +46,20 @@
     } else if ((a.state === 'failed' || a.state === 'cancelled') && result) {
       var e = document.createElement('p');
       e.className = 'notice notice-error';
-      e.textContent = a.state === 'failed'
-        ? 'The analysis failed: ' + (a.error ? a.error.code + ' ' + a.error.message : 'unknown')
-        : 'The analysis was cancelled.';
+      e.textContent =
+        a.state === 'failed'
+          ? 'The analysis failed: ' + (a.error ? a.error.code + ' ' + a.error.message : 'unknown')
+          : 'The analysis was cancelled.';
       result.replaceChildren(e);
     }
   }
   function poll() {
     fetch('/api/v1/analyses/' + id, { headers: { accept: 'application/json' }, credentials: 'same-origin' })
       .then(function (res) {
-        if (res.status === 429) { delay = Math.min(delay * 2, 10000); return null; }
+        if (res.status === 429) {
+          delay = Math.min(delay * 2, 10000);
+          return null;
+        }
         if (!res.ok) throw new Error('status ' + res.status);
         delay = 1000;
         return res.json();
@@ -69,7 +75,10 @@
         }
         setTimeout(poll, delay);
       })
-      .catch(function () { delay = Math.min(delay * 2, 10000); setTimeout(poll, delay); });
+      .catch(function () {
+        delay = Math.min(delay * 2, 10000);
+        setTimeout(poll, delay);
+      });
   }
   if (!TERMINAL[root.getAttribute('data-state')] || !document.getElementById('case-link')) setTimeout(poll, 500);
 })();

@@ -16,7 +16,10 @@ export function bearerOf(req: Request): string | null {
  */
 export class ApiKeys {
   private readonly hashes: Buffer[];
-  constructor(hashes: string[], readonly required: boolean) {
+  constructor(
+    hashes: string[],
+    readonly required: boolean,
+  ) {
     this.hashes = hashes.map((h) => Buffer.from(h, 'hex'));
   }
 

@@ -12,7 +12,12 @@ export const gatewayEnv = {
   API_KEY_HASHES: z
     .string()
     .default('')
-    .transform((s) => s.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim().toLowerCase())
+        .filter(Boolean),
+    )
     .refine((list) => list.every((h) => sha256Hex.test(h)), 'sha256_hex_list'),
   RATE_LIMIT_ENABLED: envTypes.bool.default(true),
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().max(100_000).default(20),

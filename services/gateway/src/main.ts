@@ -14,7 +14,10 @@ runMain('gateway', async () => {
     routes: (app, rt) => {
       if (config.RATE_LIMIT_ENABLED) app.use('/api', rateLimit(config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST));
       registerRoutes(app, rt, keys, { version: process.env.npm_package_version ?? '0.1.0', baseUrl: config.PUBLIC_BASE_URL });
-      mountPages(app, rt, keys, { rateLimit: { enabled: config.RATE_LIMIT_ENABLED, perSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST }, baseUrl: config.PUBLIC_BASE_URL });
+      mountPages(app, rt, keys, {
+        rateLimit: { enabled: config.RATE_LIMIT_ENABLED, perSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST },
+        baseUrl: config.PUBLIC_BASE_URL,
+      });
     },
   });
 });

@@ -1,6 +1,14 @@
 import express, { type Express, type Request } from 'express';
 import type { z } from 'zod';
-import { subjects, buildOpenApiDocument, publicRoutes, API_BASE, type Composition, type PublicRoute, type RouteInput } from '@lineage/schemas';
+import {
+  subjects,
+  buildOpenApiDocument,
+  publicRoutes,
+  API_BASE,
+  type Composition,
+  type PublicRoute,
+  type RouteInput,
+} from '@lineage/schemas';
 import { ApiError, sendError, requestIdOf, validationError, type ServiceRuntime } from '@lineage/service-kit';
 import { ApiKeys, bearerOf } from './auth';
 
@@ -27,7 +35,7 @@ export function registerRoutes(app: Express, rt: ServiceRuntime, keys: ApiKeys, 
       const etag = `"${first.manifestHash}"`;
       if (noneMatch(req.get('if-none-match'), etag)) return { status: 304, body: null, headers: { ETag: etag } };
       const chunks = [Buffer.from(first.bytesBase64, 'base64')];
-      for (let got = chunks[0]!.length; got < first.totalBytes; ) {
+      for (let got = chunks[0]!.length; got < first.totalBytes;) {
         const next = await read(got);
         if (next.manifestHash !== first.manifestHash) throw new Error('manifest changed while being read');
         const chunk = Buffer.from(next.bytesBase64, 'base64');
@@ -54,7 +62,8 @@ export function registerRoutes(app: Express, rt: ServiceRuntime, keys: ApiKeys, 
     if (r.body) {
       chain.push((req, _res, next) => {
         const type = req.get('content-type');
-        const hasBody = req.get('content-length') !== '0' && (req.get('content-length') !== undefined || req.get('transfer-encoding') !== undefined);
+        const hasBody =
+          req.get('content-length') !== '0' && (req.get('content-length') !== undefined || req.get('transfer-encoding') !== undefined);
         if (hasBody && type !== undefined && !JSON_TYPE.test(type)) {
           return next(new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json.'));
         }

@@ -36,7 +36,11 @@ it('write routes need a valid API key when auth is required; reads do not', asyn
   const none = await fetch(`${api}/repositories/validate`, { method: 'POST', headers, body });
   expect(none.status).toBe(401);
   expect((await json(none)).error.code).toBe('UNAUTHENTICATED');
-  const wrong = await fetch(`${api}/repositories/validate`, { method: 'POST', headers: { ...headers, authorization: 'Bearer not-the-key' }, body });
+  const wrong = await fetch(`${api}/repositories/validate`, {
+    method: 'POST',
+    headers: { ...headers, authorization: 'Bearer not-the-key' },
+    body,
+  });
   expect(wrong.status).toBe(401);
   // With the key the request passes auth and reaches the bus, where no pipeline is running.
   const ok = await fetch(`${api}/repositories/validate`, { method: 'POST', headers: { ...headers, authorization: `Bearer ${KEY}` }, body });

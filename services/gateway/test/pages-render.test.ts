@@ -15,34 +15,81 @@ const T0 = 1_600_000_000;
 function report(over: Partial<Record<string, unknown>> = {}) {
   const loc = (path: string, a: number, b: number) => ({ path, startLine: a, endLine: b, blobId: 'b'.repeat(40) });
   const item = (id: string, kind: string, layer: 'CODE' | 'HISTORY' = 'CODE', extra: Record<string, unknown> = {}) => ({
-    id, layer, kind, strength: 'STRONG' as const, score: '1.0000', language: layer === 'CODE' ? 'javascript' : null,
-    origin: layer === 'CODE' ? loc(HOSTILE_PATH, 3, 9) : null, target: layer === 'CODE' ? loc(`src/${HOSTILE_PATH}`, 5, 11) : null,
-    detail: `matched ${HOSTILE_TEXT}`, ...extra,
+    id,
+    layer,
+    kind,
+    strength: 'STRONG' as const,
+    score: '1.0000',
+    language: layer === 'CODE' ? 'javascript' : null,
+    origin: layer === 'CODE' ? loc(HOSTILE_PATH, 3, 9) : null,
+    target: layer === 'CODE' ? loc(`src/${HOSTILE_PATH}`, 5, 11) : null,
+    detail: `matched ${HOSTILE_TEXT}`,
+    ...extra,
   });
   const r = {
-    id: '7', analysisId: '3',
+    id: '7',
+    analysisId: '3',
     pair: {
       origin: { url: 'http://127.0.0.1:9/"><script>alert(3)</script>/origin.git', commit: hex40('a'), committedAt: String(T0 + 35 * DAY) },
       target: { url: 'javascript:alert(4)', commit: hex40('b'), committedAt: String(T0 + 30 * DAY) },
     },
-    verdict: 'DECLARED_FORK', confidence: 'HIGH', direction: 'ORIGIN_TO_TARGET',
+    verdict: 'DECLARED_FORK',
+    confidence: 'HIGH',
+    direction: 'ORIGIN_TO_TARGET',
     summary: `Summary with ${HOSTILE_TEXT}`,
-    layers: [{ layer: 'CODE', score: '0.9000', items: 1 }, { layer: 'HISTORY', score: '0.5000', items: 2 }],
+    layers: [
+      { layer: 'CODE', score: '0.9000', items: 1 },
+      { layer: 'HISTORY', score: '0.5000', items: 2 },
+    ],
     chronology: [
       { kind: 'PINNED_COMMIT', side: 'origin', description: '4 commits walked', commit: hex40('a'), at: String(T0 + 35 * DAY) },
-      { kind: 'OLDEST_COMMIT_WALKED', side: 'origin', description: 'oldest commit reachable within the limits', commit: hex40('c'), at: String(T0) },
+      {
+        kind: 'OLDEST_COMMIT_WALKED',
+        side: 'origin',
+        description: 'oldest commit reachable within the limits',
+        commit: hex40('c'),
+        at: String(T0),
+      },
       { kind: 'PINNED_COMMIT', side: 'target', description: '4 commits walked', commit: hex40('b'), at: String(T0 + 30 * DAY) },
-      { kind: 'OLDEST_COMMIT_WALKED', side: 'target', description: 'oldest commit reachable within the limits', commit: hex40('c'), at: String(T0) },
-      { kind: 'SHARED_COMMITS', side: 'both', description: '3 commits in both histories; newest shared commit given', commit: hex40('d'), at: String(T0 + 20 * DAY) },
-      { kind: 'FORK_POINT', side: 'both', description: 'newest commit both histories hold (a merge base); origin made 1 commits after it, target 2', commit: hex40('d'), at: String(T0 + 20 * DAY) },
+      {
+        kind: 'OLDEST_COMMIT_WALKED',
+        side: 'target',
+        description: 'oldest commit reachable within the limits',
+        commit: hex40('c'),
+        at: String(T0),
+      },
+      {
+        kind: 'SHARED_COMMITS',
+        side: 'both',
+        description: '3 commits in both histories; newest shared commit given',
+        commit: hex40('d'),
+        at: String(T0 + 20 * DAY),
+      },
+      {
+        kind: 'FORK_POINT',
+        side: 'both',
+        description: 'newest commit both histories hold (a merge base); origin made 1 commits after it, target 2',
+        commit: hex40('d'),
+        at: String(T0 + 20 * DAY),
+      },
       { kind: 'DECLARED_UPSTREAM', side: 'target', description: `README.md:3 names ${HOSTILE_TEXT}`, commit: null, at: null },
-      { kind: 'MATERIAL_FIRST_APPEARANCE', side: 'both', description: 'matched fingerprints dated earlier in origin: 12; earlier in target: 0', commit: null, at: null },
+      {
+        kind: 'MATERIAL_FIRST_APPEARANCE',
+        side: 'both',
+        description: 'matched fingerprints dated earlier in origin: 12; earlier in target: 0',
+        commit: null,
+        at: null,
+      },
     ],
     evidence: { total: 3, byStrength: { STRONG: 3, MODERATE: 0, WEAK: 0 } },
     highlights: [item('1', 'CODE_FRAGMENT')],
     alternatives: [{ verdict: 'DECLARED_FORK', score: '0.9', reason: HOSTILE_TEXT, chosen: true }],
     whyChosen: `DECLARED_FORK scored 0.9 ${HOSTILE_TEXT}`,
-    manifestHash: '0x' + 'ab'.repeat(32), engineVersion: '0.5.0', factKey: '42', fact: null, createdAt: String(T0 + 40 * DAY),
+    manifestHash: '0x' + 'ab'.repeat(32),
+    engineVersion: '0.5.0',
+    factKey: '42',
+    fact: null,
+    createdAt: String(T0 + 40 * DAY),
     ...over,
   };
   return { report: casesApi.CaseReport.parse(r), item };
@@ -50,18 +97,52 @@ function report(over: Partial<Record<string, unknown>> = {}) {
 
 function data(): CasePageData {
   const { report: r, item } = report();
-  const signals = [item('2', 'SHARED_COMMITS', 'HISTORY'), item('3', 'DECLARED_UPSTREAM', 'HISTORY', { detail: `the target's README.md declares descent from "${HOSTILE_TEXT}"` })];
+  const signals = [
+    item('2', 'SHARED_COMMITS', 'HISTORY'),
+    item('3', 'DECLARED_UPSTREAM', 'HISTORY', { detail: `the target's README.md declares descent from "${HOSTILE_TEXT}"` }),
+  ];
   return {
     report: r,
-    evidence: { items: [r.highlights[0]!], nextCursor: 'abc_DEF-1', total: 3, facets: { layer: { CODE: 1, HISTORY: 2 }, strength: { STRONG: 3 }, kind: { CODE_FRAGMENT: 1, [HOSTILE_PATH]: 1 }, language: { javascript: 1 } } },
+    evidence: {
+      items: [r.highlights[0]!],
+      nextCursor: 'abc_DEF-1',
+      total: 3,
+      facets: {
+        layer: { CODE: 1, HISTORY: 2 },
+        strength: { STRONG: 3 },
+        kind: { CODE_FRAGMENT: 1, [HOSTILE_PATH]: 1 },
+        language: { javascript: 1 },
+      },
+    },
     signals,
     filters: {},
-    fragments: [{
-      item: r.highlights[0]!,
-      origin: { ok: true, value: { side: 'origin', url: r.pair.origin.url, commit: r.pair.origin.commit, path: HOSTILE_PATH, startLine: 1, lines: ['// head', 'x', HOSTILE_TEXT, 'const a = "<b>";', 'same line', 'y', 'z', 'w', 'v', 'u'], truncated: false, endOfFile: true, binary: false } },
-      target: { ok: false, error: { code: 'REPOSITORY_NOT_CACHED', message: 'The repository is no longer in the analysis pipeline\'s cache.' } },
-    }],
-    fact: { projection: { ok: false, error: { code: 'FACT_NOT_FOUND', message: 'No fact has that identifier.' } }, chain: { ok: false, error: { code: 'CHAIN_UNAVAILABLE', message: 'The chain is not available.' } } },
+    fragments: [
+      {
+        item: r.highlights[0]!,
+        origin: {
+          ok: true,
+          value: {
+            side: 'origin',
+            url: r.pair.origin.url,
+            commit: r.pair.origin.commit,
+            path: HOSTILE_PATH,
+            startLine: 1,
+            lines: ['// head', 'x', HOSTILE_TEXT, 'const a = "<b>";', 'same line', 'y', 'z', 'w', 'v', 'u'],
+            truncated: false,
+            endOfFile: true,
+            binary: false,
+          },
+        },
+        target: {
+          ok: false,
+          error: { code: 'REPOSITORY_NOT_CACHED', message: "The repository is no longer in the analysis pipeline's cache." },
+        },
+      },
+    ],
+    fact: {
+      projection: { ok: false, error: { code: 'FACT_NOT_FOUND', message: 'No fact has that identifier.' } },
+      chain: { ok: false, error: { code: 'CHAIN_UNAVAILABLE', message: 'The chain is not available.' } },
+    },
     caseApiUrl: 'http://127.0.0.1:8080/api/v1/cases/7',
   };
 }
@@ -104,11 +185,67 @@ describe('case page', () => {
     expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;.js');
     expect(page).toContain('&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;');
     // The only script is the page's own external one.
-    expect([...page.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual([expect.stringMatching(/^<script src="\/assets\/challenge\.js\?v=[0-9a-f]{12}" defer>$/)]);
+    expect([...page.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual([
+      expect.stringMatching(/^<script src="\/assets\/challenge\.js\?v=[0-9a-f]{12}" defer>$/),
+    ]);
     expect(page).not.toMatch(/<[^>]*\son[a-z]+=/i); // an event handler attribute inside a tag
     expect(page).not.toMatch(/<[^>]*\sstyle=/i);
     expect(page).not.toContain('href="javascript:');
-    const allowed = ['html', 'head', 'meta', 'title', 'link', 'script', 'body', 'a', 'header', 'p', 'nav', 'ul', 'li', 'main', 'article', 'h1', 'h2', 'h3', 'span', 'strong', 'dl', 'dt', 'dd', 'code', 'section', 'table', 'caption', 'thead', 'tr', 'th', 'tbody', 'td', 'details', 'summary', 'svg', 'desc', 'text', 'line', 'path', 'circle', 'g', 'rect', 'figure', 'figcaption', 'pre', 'ol', 'div', 'form', 'input', 'label', 'button', 'textarea', 'footer'];
+    const allowed = [
+      'html',
+      'head',
+      'meta',
+      'title',
+      'link',
+      'script',
+      'body',
+      'a',
+      'header',
+      'p',
+      'nav',
+      'ul',
+      'li',
+      'main',
+      'article',
+      'h1',
+      'h2',
+      'h3',
+      'span',
+      'strong',
+      'dl',
+      'dt',
+      'dd',
+      'code',
+      'section',
+      'table',
+      'caption',
+      'thead',
+      'tr',
+      'th',
+      'tbody',
+      'td',
+      'details',
+      'summary',
+      'svg',
+      'desc',
+      'text',
+      'line',
+      'path',
+      'circle',
+      'g',
+      'rect',
+      'figure',
+      'figcaption',
+      'pre',
+      'ol',
+      'div',
+      'form',
+      'input',
+      'label',
+      'button',
+      'textarea',
+      'footer',
+    ];
     for (const t of tags(page)) expect(allowed).toContain(t);
   });
 
@@ -140,7 +277,10 @@ describe('case page', () => {
     const d = data();
     const o = d.fragments[0]!.origin!;
     if (!o.ok) throw new Error('fixture');
-    d.fragments[0]!.target = { ok: true, value: { ...o.value, side: 'target', startLine: 3, lines: ['a', 'b', 'same line', 'c', '  x  '] } };
+    d.fragments[0]!.target = {
+      ok: true,
+      value: { ...o.value, side: 'target', startLine: 3, lines: ['a', 'b', 'same line', 'c', '  x  '] },
+    };
     const p = casePage(d).value;
     // `same line` is line 5 on both sides, inside both matched ranges (origin 3-9, target 5-11).
     expect(p.match(/<span class="line in-range shared" data-line="5">.*same line<\/span>/g)).toHaveLength(2);
@@ -159,7 +299,11 @@ describe('timeline', () => {
     expect(tl.sharedCommits).toBe(3);
     expect(tl.material).toEqual({ origin: 12, target: 0 });
     expect(tl.declaredBy).toBe('target');
-    expect(tl.sides.origin).toEqual({ pinned: { commit: hex40('a'), at: T0 + 35 * DAY }, oldest: { commit: hex40('c'), at: T0 }, walked: 4 });
+    expect(tl.sides.origin).toEqual({
+      pinned: { commit: hex40('a'), at: T0 + 35 * DAY },
+      oldest: { commit: hex40('c'), at: T0 },
+      walked: 4,
+    });
   });
 
   it('places the fork point and both pinned commits on one time axis', () => {
@@ -203,7 +347,10 @@ describe('timeline', () => {
   });
 
   it('survives a case with no dates at all', () => {
-    const empty = timelineFrom({ chronology: [], pair: { origin: { url: 'u', commit: hex40('a'), committedAt: null }, target: { url: 'v', commit: hex40('b'), committedAt: null } } });
+    const empty = timelineFrom({
+      chronology: [],
+      pair: { origin: { url: 'u', commit: hex40('a'), committedAt: null }, target: { url: 'v', commit: hex40('b'), committedAt: null } },
+    });
     const svg = renderTimeline(empty).value;
     expect(svg).toContain('<svg');
     expect(svg).not.toContain('NaN');
@@ -223,15 +370,47 @@ describe('other pages', () => {
 
   it('progress, lists, search and challenge pages escape what they show', () => {
     const analysis = {
-      id: '5', state: 'running' as const, pair: { origin: { url: `https://x.example/${HOSTILE_TEXT}`, commit: hex40('a') }, target: { url: 'https://y.example/b', commit: hex40('b') } },
-      engineVersion: '0.5.0', stages: [{ name: 'fetch' as const, state: 'running' as const, startedAt: null, finishedAt: null, done: 1, total: 2, unit: 'repositories', attempt: 1 }],
-      caseId: null, manifestHash: null, error: null, createdAt: '1', updatedAt: '2',
+      id: '5',
+      state: 'running' as const,
+      pair: {
+        origin: { url: `https://x.example/${HOSTILE_TEXT}`, commit: hex40('a') },
+        target: { url: 'https://y.example/b', commit: hex40('b') },
+      },
+      engineVersion: '0.5.0',
+      stages: [
+        {
+          name: 'fetch' as const,
+          state: 'running' as const,
+          startedAt: null,
+          finishedAt: null,
+          done: 1,
+          total: 2,
+          unit: 'repositories',
+          attempt: 1,
+        },
+      ],
+      caseId: null,
+      manifestHash: null,
+      error: null,
+      createdAt: '1',
+      updatedAt: '2',
     };
     const p = progressPage(analysis).value;
     expect(p).not.toContain('<script>alert');
     expect(p).toContain('1 / 2 repositories');
     expect(p).toContain('href="/analyses/5"');
-    const card = { id: '9', pair: { origin: { url: `https://x.example/${HOSTILE_PATH}`, commit: hex40('a'), committedAt: null }, target: { url: 'https://y.example/b', commit: hex40('b'), committedAt: null } }, verdict: 'INDEPENDENT' as const, confidence: 'LOW' as const, direction: 'NONE' as const, manifestHash: '0x' + 'ab'.repeat(32), createdAt: '1' };
+    const card = {
+      id: '9',
+      pair: {
+        origin: { url: `https://x.example/${HOSTILE_PATH}`, commit: hex40('a'), committedAt: null },
+        target: { url: 'https://y.example/b', commit: hex40('b'), committedAt: null },
+      },
+      verdict: 'INDEPENDENT' as const,
+      confidence: 'LOW' as const,
+      direction: 'NONE' as const,
+      manifestHash: '0x' + 'ab'.repeat(32),
+      createdAt: '1',
+    };
     const list = casesPage({ items: [card], nextCursor: 'n1' }, { repository: HOSTILE_TEXT, cursor: 'c0' }).value;
     expect(list).not.toContain('<img');
     expect(list).not.toContain('<script>alert');
@@ -240,14 +419,30 @@ describe('other pages', () => {
     expect(s).not.toContain('<script>alert');
     expect(s).not.toContain('<img');
     const prep = {
-      typedData: { domain: { name: 'LineageRegistry', version: '1', chainId: '31337', verifyingContract: '0x' + '1'.repeat(40) }, types: { Challenge: [{ name: 'factKey', type: 'uint256' }] }, primaryType: 'Challenge' as const,
-        message: { factKey: '1', caseId: '7', manifestHash: '0x' + 'ab'.repeat(32), evidenceDigest: '0x' + '0'.repeat(64), rationaleHash: '0x' + 'cd'.repeat(32), challenger: '0x' + '2'.repeat(40), nonce: '0', deadline: '1800000000' } },
-      digest: '0x' + 'ef'.repeat(32), relay: { contract: '0x' + '1'.repeat(40), function: 'challengeWithSig' as const },
+      typedData: {
+        domain: { name: 'LineageRegistry', version: '1', chainId: '31337', verifyingContract: '0x' + '1'.repeat(40) },
+        types: { Challenge: [{ name: 'factKey', type: 'uint256' }] },
+        primaryType: 'Challenge' as const,
+        message: {
+          factKey: '1',
+          caseId: '7',
+          manifestHash: '0x' + 'ab'.repeat(32),
+          evidenceDigest: '0x' + '0'.repeat(64),
+          rationaleHash: '0x' + 'cd'.repeat(32),
+          challenger: '0x' + '2'.repeat(40),
+          nonce: '0',
+          deadline: '1800000000',
+        },
+      },
+      digest: '0x' + 'ef'.repeat(32),
+      relay: { contract: '0x' + '1'.repeat(40), function: 'challengeWithSig' as const },
     };
     expect(challengePage({ id: '7' }, prep).value).toContain('&quot;primaryType&quot;: &quot;Challenge&quot;');
   });
 
   it('the CSP is the strict one', () => {
-    expect(PAGE_CSP).toBe("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
+    expect(PAGE_CSP).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    );
   });
 });

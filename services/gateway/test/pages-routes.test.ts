@@ -15,9 +15,15 @@ function start(rateLimit: { enabled: boolean; perSecond: number; burst: number }
     res.locals.log = log;
     next();
   });
-  const rt = { nats: () => { throw new ApiError('SERVICE_UNAVAILABLE', 'The message bus is not connected yet.'); } } as unknown as ServiceRuntime;
+  const rt = {
+    nats: () => {
+      throw new ApiError('SERVICE_UNAVAILABLE', 'The message bus is not connected yet.');
+    },
+  } as unknown as ServiceRuntime;
   mountPages(app, rt, new ApiKeys([], false), { rateLimit });
-  app.use((_req, res) => { res.status(404).json({ error: { code: 'NOT_FOUND' } }); });
+  app.use((_req, res) => {
+    res.status(404).json({ error: { code: 'NOT_FOUND' } });
+  });
   return new Promise((resolve) => {
     const server = app.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }));
   });

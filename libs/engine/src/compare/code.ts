@@ -197,7 +197,14 @@ export function matchCode(o: Fingerprints, t: Fingerprints, isCommon: (h: number
       for (let r = 0; r < runs.n; r++) {
         if (runs.len[r]! < MIN_FRAGMENT_FINGERPRINTS) continue;
         const { originFps, targetFps } = runs.members(r, sp, sq);
-        fragments.push({ originFile: of, targetFile: tf, originFps, targetFps, origin: span(oFile, originFps), target: span(tFile, targetFps) });
+        fragments.push({
+          originFile: of,
+          targetFile: tf,
+          originFps,
+          targetFps,
+          origin: span(oFile, originFps),
+          target: span(tFile, targetFps),
+        });
       }
       begin = end;
     }
@@ -206,14 +213,21 @@ export function matchCode(o: Fingerprints, t: Fingerprints, isCommon: (h: number
   const weighted = (fp: Fingerprints, idx: Index): number => {
     let n = 0;
     for (const f of fp.files) {
-      for (let i = 0; i < f.hashes.length; i++) if (!f.lowEntropy[i] && dfOf(idx, f.hashes[i]!) <= MAX_FILES_PER_FINGERPRINT && !isCommon(f.hashes[i]!)) n++;
+      for (let i = 0; i < f.hashes.length; i++)
+        if (!f.lowEntropy[i] && dfOf(idx, f.hashes[i]!) <= MAX_FILES_PER_FINGERPRINT && !isCommon(f.hashes[i]!)) n++;
     }
     return n;
   };
   const originWeighted = weighted(o, oi);
   const targetWeighted = weighted(t, ti);
-  const coveredO = covered(o.files, fragments.map((f) => [f.originFile, f.originFps] as const));
-  const coveredT = covered(t.files, fragments.map((f) => [f.targetFile, f.targetFps] as const));
+  const coveredO = covered(
+    o.files,
+    fragments.map((f) => [f.originFile, f.originFps] as const),
+  );
+  const coveredT = covered(
+    t.files,
+    fragments.map((f) => [f.targetFile, f.targetFps] as const),
+  );
   return {
     fragments,
     originWeighted,

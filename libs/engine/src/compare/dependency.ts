@@ -18,7 +18,8 @@ export function parseDependencies(fp: Fingerprints): Dep[] {
         const j = JSON.parse(m.text) as Record<string, unknown>;
         for (const sec of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies', 'require', 'require-dev']) {
           const d = j[sec];
-          if (d && typeof d === 'object') for (const [k, v] of Object.entries(d as Record<string, unknown>)) out.push({ name: k, spec: String(v), path: m.path });
+          if (d && typeof d === 'object')
+            for (const [k, v] of Object.entries(d as Record<string, unknown>)) out.push({ name: k, spec: String(v), path: m.path });
         }
       } catch {
         /* not JSON: ignored */
@@ -26,10 +27,12 @@ export function parseDependencies(fp: Fingerprints): Dep[] {
     } else if (base.startsWith('requirements')) {
       for (const line of m.text.split('\n')) {
         const mm = /^\s*([A-Za-z0-9_.-]+)\s*(?:\[[^\]]*\])?\s*([=<>!~][^#;\s]*)?/.exec(line);
-        if (mm?.[1] && !line.trim().startsWith('#') && !line.trim().startsWith('-')) out.push({ name: mm[1].toLowerCase(), spec: mm[2] ?? '', path: m.path });
+        if (mm?.[1] && !line.trim().startsWith('#') && !line.trim().startsWith('-'))
+          out.push({ name: mm[1].toLowerCase(), spec: mm[2] ?? '', path: m.path });
       }
     } else if (base === 'go.mod') {
-      for (const mm of m.text.matchAll(/^\s*(?:require\s+)?([a-z0-9.-]+\.[a-z]+\/[^\s]+)\s+(v[^\s]+)/gm)) out.push({ name: mm[1]!, spec: mm[2]!, path: m.path });
+      for (const mm of m.text.matchAll(/^\s*(?:require\s+)?([a-z0-9.-]+\.[a-z]+\/[^\s]+)\s+(v[^\s]+)/gm))
+        out.push({ name: mm[1]!, spec: mm[2]!, path: m.path });
     } else if (base === 'cargo.toml' || base === 'pyproject.toml') {
       let inDeps = false;
       for (const line of m.text.split('\n')) {
@@ -61,8 +64,13 @@ export function compareDependencies(o: Fingerprints, t: Fingerprints): { score: 
     const samePin = a.spec === b.spec && /\d/.test(a.spec);
     shared += samePin ? 1 : 0.5;
     items.push({
-      id: '', layer: 'DEPENDENCY', kind: samePin ? 'SAME_DEPENDENCY_PIN' : 'SAME_DEPENDENCY', strength: samePin ? 'MODERATE' : 'WEAK', score: dec(samePin ? 1 : 0.5),
-      origin: { path: a.path, startLine: 0, endLine: 0, blobId: '' }, target: { path: b.path, startLine: 0, endLine: 0, blobId: '' },
+      id: '',
+      layer: 'DEPENDENCY',
+      kind: samePin ? 'SAME_DEPENDENCY_PIN' : 'SAME_DEPENDENCY',
+      strength: samePin ? 'MODERATE' : 'WEAK',
+      score: dec(samePin ? 1 : 0.5),
+      origin: { path: a.path, startLine: 0, endLine: 0, blobId: '' },
+      target: { path: b.path, startLine: 0, endLine: 0, blobId: '' },
       detail: `dependency ${name.slice(0, 100)}${samePin ? ' with the same version specification' : ''}`,
     });
   }

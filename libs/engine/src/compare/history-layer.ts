@@ -20,7 +20,10 @@ export class DatingCache {
   private readonly sets = new Map<string, Set<number> | Promise<Set<number>>>();
   /** Pinned blobs' fingerprint lists, made into sets only when a dating reads them (a few files, not every file of both sides). */
   private readonly known = new Map<string, readonly number[]>();
-  constructor(private readonly pool: FingerprintPool, private readonly maxFileBytes: number) {}
+  constructor(
+    private readonly pool: FingerprintPool,
+    private readonly maxFileBytes: number,
+  ) {}
 
   /** Fingerprints already computed for the pinned blobs, reused instead of tokenising again. */
   seed(known: Fingerprints): void {
@@ -47,7 +50,10 @@ export class DatingCache {
       return new Set(r!.fp.hashes);
     })();
     this.sets.set(key, job);
-    job.then((s) => this.sets.set(key, s), () => this.sets.delete(key));
+    job.then(
+      (s) => this.sets.set(key, s),
+      () => this.sets.delete(key),
+    );
     return job;
   }
 }

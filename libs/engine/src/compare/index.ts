@@ -2,7 +2,18 @@ import { BlobReader } from '../git/catfile';
 import { resolveGitDir } from '../git/runner';
 import { Deadline, resolveLimits } from '../limits';
 import type { StageOptions } from '../inventory';
-import type { ChronologyFact, Comparison, EvidenceItem, Fingerprints, History, Inventory, Layer, LayerScore, RepoRef, Topology } from '../types';
+import type {
+  ChronologyFact,
+  Comparison,
+  EvidenceItem,
+  Fingerprints,
+  History,
+  Inventory,
+  Layer,
+  LayerScore,
+  RepoRef,
+  Topology,
+} from '../types';
 import { LAYERS } from '../types';
 import { matchCode, type Fragment } from './code';
 import { compareDependencies } from './dependency';
@@ -31,7 +42,8 @@ const NO_NAMES: History['names'] = { pinned: [], past: [] };
 
 /** Evidence for every layer, chronology facts and the metrics the decision uses. */
 export async function compare(
-  origin: SideData, target: SideData,
+  origin: SideData,
+  target: SideData,
   opts: StageOptions & {
     readers?: { origin: BlobReader; target: BlobReader };
     /** from the history stage; computed here when absent */
@@ -52,12 +64,22 @@ export async function compare(
 
   // Order fragments by size, then by location, so every choice below is deterministic.
   const frags = [...code.fragments].sort(
-    (a, b) => b.originFps.length - a.originFps.length || cmp(o.files[a.originFile]!.path, o.files[b.originFile]!.path) || a.origin.startLine - b.origin.startLine ||
-      cmp(t.files[a.targetFile]!.path, t.files[b.targetFile]!.path) || a.target.startLine - b.target.startLine,
+    (a, b) =>
+      b.originFps.length - a.originFps.length ||
+      cmp(o.files[a.originFile]!.path, o.files[b.originFile]!.path) ||
+      a.origin.startLine - b.origin.startLine ||
+      cmp(t.files[a.targetFile]!.path, t.files[b.targetFile]!.path) ||
+      a.target.startLine - b.target.startLine,
   );
 
   // HISTORY: how the histories relate (git answers it on a view of both object stores).
-  const topo = opts.topology ?? (await topology({ origin: origin.repo.dir, target: target.repo.dir }, { origin: origin.history.commit, target: target.history.commit }, { limits, deadline, signal: opts.signal }));
+  const topo =
+    opts.topology ??
+    (await topology(
+      { origin: origin.repo.dir, target: target.repo.dir },
+      { origin: origin.history.commit, target: target.history.commit },
+      { limits, deadline, signal: opts.signal },
+    ));
   const shared = topo.forkPoints.length > 0;
   const oIds = new Set(origin.history.commits.map((c) => c.id));
   const tIds = new Set(target.history.commits.map((c) => c.id));
@@ -81,7 +103,11 @@ export async function compare(
     for (const f of dated) {
       const of = o.files[f.originFile]!;
       const tf = t.files[f.targetFile]!;
-      for (const p of [oDater.prefetch(of.path, of.language === 'generic' ? null : of.language), tDater.prefetch(tf.path, tf.language === 'generic' ? null : tf.language)]) if (p) first.push(p);
+      for (const p of [
+        oDater.prefetch(of.path, of.language === 'generic' ? null : of.language),
+        tDater.prefetch(tf.path, tf.language === 'generic' ? null : tf.language),
+      ])
+        if (p) first.push(p);
     }
     await Promise.all(first);
     deadline.check();
@@ -114,9 +140,16 @@ export async function compare(
     const tf = t.files[f.targetFile]!;
     const n = f.originFps.length;
     const d = dates.get(f);
-    const when = d ? `; first appearance origin ${isoTime(d.o)}, target ${isoTime(d.t)}${d.shared ? ' (inherited from shared history)' : ''}` : '';
+    const when = d
+      ? `; first appearance origin ${isoTime(d.o)}, target ${isoTime(d.t)}${d.shared ? ' (inherited from shared history)' : ''}`
+      : '';
     evidence.push({
-      id: '', layer: 'CODE', kind: 'CODE_FRAGMENT', strength: strengthOf(n, 8, 20), score: dec(Math.min(1, n / 40)), language: of.language,
+      id: '',
+      layer: 'CODE',
+      kind: 'CODE_FRAGMENT',
+      strength: strengthOf(n, 8, 20),
+      score: dec(Math.min(1, n / 40)),
+      language: of.language,
       origin: { path: of.path, startLine: f.origin.startLine, endLine: f.origin.endLine, blobId: of.blobId },
       target: { path: tf.path, startLine: f.target.startLine, endLine: f.target.endLine, blobId: tf.blobId },
       detail: `${n} rare shared fingerprints${when}`,
@@ -131,13 +164,32 @@ export async function compare(
   for (const r of [structure, tests, language, deps]) evidence.push(...r.items.slice(0, MAX_ITEMS_PER_LAYER));
 
   const chronology: ChronologyFact[] = [];
-  for (const [side, h] of [['origin', origin.history], ['target', target.history]] as const) {
+  for (const [side, h] of [
+    ['origin', origin.history],
+    ['target', target.history],
+  ] as const) {
     const head = h.commits[0];
-    const oldest = h.commits.reduce<(typeof h.commits)[number] | undefined>((m, c) => (!m || c.time < m.time || (c.time === m.time && c.id < m.id) ? c : m), undefined);
-    chronology.push({ kind: 'PINNED_COMMIT', side, time: head ? String(head.time) : null, commit: head?.id ?? null, detail: `${h.commitsWalked} commits walked${h.truncated ? ' (history truncated at maxCommits)' : ''}` });
-    chronology.push({ kind: 'OLDEST_COMMIT_WALKED', side, time: oldest ? String(oldest.time) : null, commit: oldest?.id ?? null, detail: 'oldest commit reachable within the limits' });
+    const oldest = h.commits.reduce<(typeof h.commits)[number] | undefined>(
+      (m, c) => (!m || c.time < m.time || (c.time === m.time && c.id < m.id) ? c : m),
+      undefined,
+    );
+    chronology.push({
+      kind: 'PINNED_COMMIT',
+      side,
+      time: head ? String(head.time) : null,
+      commit: head?.id ?? null,
+      detail: `${h.commitsWalked} commits walked${h.truncated ? ' (history truncated at maxCommits)' : ''}`,
+    });
+    chronology.push({
+      kind: 'OLDEST_COMMIT_WALKED',
+      side,
+      time: oldest ? String(oldest.time) : null,
+      commit: oldest?.id ?? null,
+      detail: 'oldest commit reachable within the limits',
+    });
   }
-  const docs = (fp: Fingerprints): SideLineageInput['docs'] => fp.manifests.filter((m) => !m.path.includes('/') && DOC_FILE.test(m.path)).sort((a, b) => cmp(a.path, b.path));
+  const docs = (fp: Fingerprints): SideLineageInput['docs'] =>
+    fp.manifests.filter((m) => !m.path.includes('/') && DOC_FILE.test(m.path)).sort((a, b) => cmp(a.path, b.path));
   const lin = lineageSignals(
     topo,
     {
@@ -152,30 +204,66 @@ export async function compare(
     historyScore = Math.min(1, 0.5 + topo.sharedCommits / (2 * smaller));
     const f = topo.forkPoints[0]!;
     evidence.push({
-      id: '', layer: 'HISTORY', kind: 'SHARED_COMMITS', strength: 'STRONG', score: dec(historyScore), origin: null, target: null,
-      detail: `${topo.sharedCommits}${topo.truncated ? '+' : ''} commits in both histories: common ancestry; fork point ${f.commit} (${new Date(f.time * 1000).toISOString().slice(0, 10)})` +
+      id: '',
+      layer: 'HISTORY',
+      kind: 'SHARED_COMMITS',
+      strength: 'STRONG',
+      score: dec(historyScore),
+      origin: null,
+      target: null,
+      detail:
+        `${topo.sharedCommits}${topo.truncated ? '+' : ''} commits in both histories: common ancestry; fork point ${f.commit} (${new Date(f.time * 1000).toISOString().slice(0, 10)})` +
         `${topo.forkPoints.length > 1 ? ` and ${topo.forkPoints.length - 1} more merge base(s)` : ''}; after it the origin made ${topo.originOnly} commits, the target ${topo.targetOnly}`,
     });
-    chronology.push({ kind: 'SHARED_COMMITS', side: 'both', time: String(f.time), commit: f.commit, detail: `${topo.sharedCommits} commits in both histories; newest shared commit given` });
+    chronology.push({
+      kind: 'SHARED_COMMITS',
+      side: 'both',
+      time: String(f.time),
+      commit: f.commit,
+      detail: `${topo.sharedCommits} commits in both histories; newest shared commit given`,
+    });
   } else if (lin.declaration) {
     historyScore = 0.75;
   }
   evidence.push(...lin.evidence);
   chronology.push(...lin.chronology);
-  chronology.push({ kind: 'MATERIAL_FIRST_APPEARANCE', side: 'both', time: null, commit: null, detail: `matched fingerprints dated earlier in origin: ${originFirstWeight}; earlier in target: ${targetFirstWeight}${shared ? ' (material first seen in shared commits is not counted)' : ''}` });
+  chronology.push({
+    kind: 'MATERIAL_FIRST_APPEARANCE',
+    side: 'both',
+    time: null,
+    commit: null,
+    detail: `matched fingerprints dated earlier in origin: ${originFirstWeight}; earlier in target: ${targetFirstWeight}${shared ? ' (material first seen in shared commits is not counted)' : ''}`,
+  });
 
   // Stable ids after a total order on content.
   const layerOrder = (l: Layer): number => LAYERS.indexOf(l);
   evidence.sort(
-    (a, b) => layerOrder(a.layer) - layerOrder(b.layer) || (a.layer === 'CODE' ? Number(b.score) - Number(a.score) : 0) || cmp(a.kind, b.kind) ||
-      cmp(a.origin?.path ?? '', b.origin?.path ?? '') || (a.origin?.startLine ?? 0) - (b.origin?.startLine ?? 0) ||
-      cmp(a.target?.path ?? '', b.target?.path ?? '') || (a.target?.startLine ?? 0) - (b.target?.startLine ?? 0) || cmp(a.detail, b.detail),
+    (a, b) =>
+      layerOrder(a.layer) - layerOrder(b.layer) ||
+      (a.layer === 'CODE' ? Number(b.score) - Number(a.score) : 0) ||
+      cmp(a.kind, b.kind) ||
+      cmp(a.origin?.path ?? '', b.origin?.path ?? '') ||
+      (a.origin?.startLine ?? 0) - (b.origin?.startLine ?? 0) ||
+      cmp(a.target?.path ?? '', b.target?.path ?? '') ||
+      (a.target?.startLine ?? 0) - (b.target?.startLine ?? 0) ||
+      cmp(a.detail, b.detail),
   );
   evidence.forEach((e, i) => (e.id = `${e.layer[0]}${String(i + 1).padStart(5, '0')}`));
 
   const codeScore = Math.max(code.targetContainment, code.originContainment);
-  const scores: Record<Layer, number> = { CODE: codeScore, STRUCTURE: structure.score, HISTORY: historyScore, TEST: tests.score, LANGUAGE: language.score, DEPENDENCY: deps.score };
-  const layers: LayerScore[] = LAYERS.map((l) => ({ layer: l, score: dec(scores[l]), items: evidence.filter((e) => e.layer === l).length }));
+  const scores: Record<Layer, number> = {
+    CODE: codeScore,
+    STRUCTURE: structure.score,
+    HISTORY: historyScore,
+    TEST: tests.score,
+    LANGUAGE: language.score,
+    DEPENDENCY: deps.score,
+  };
+  const layers: LayerScore[] = LAYERS.map((l) => ({
+    layer: l,
+    score: dec(scores[l]),
+    items: evidence.filter((e) => e.layer === l).length,
+  }));
   opts.onProgress?.({ stage: 'compare', done: 6, total: 6, unit: 'items' });
   return {
     lineage: shared ? lin.result : null,

@@ -72,9 +72,17 @@ export function compareLanguage(o: Fingerprints, t: Fingerprints): { score: numb
   for (const [, a, b] of sharedKeys(oi, ti)) {
     shared += a.w;
     items.push({
-      id: '', layer: 'LANGUAGE', kind: `SHARED_${a.it.kind}`, strength: a.w >= 2 ? 'MODERATE' : 'WEAK', score: dec(a.w / 2),
-      origin: { path: a.it.path, startLine: a.it.line, endLine: a.it.line, blobId: '' }, target: { path: b.it.path, startLine: b.it.line, endLine: b.it.line, blobId: '' },
-      detail: a.it.kind === 'IDENTIFIER' ? `rare identifier ${a.it.text.slice(0, 80)}` : `identical ${a.it.kind.toLowerCase()} (${a.it.text.length} chars)`,
+      id: '',
+      layer: 'LANGUAGE',
+      kind: `SHARED_${a.it.kind}`,
+      strength: a.w >= 2 ? 'MODERATE' : 'WEAK',
+      score: dec(a.w / 2),
+      origin: { path: a.it.path, startLine: a.it.line, endLine: a.it.line, blobId: '' },
+      target: { path: b.it.path, startLine: b.it.line, endLine: b.it.line, blobId: '' },
+      detail:
+        a.it.kind === 'IDENTIFIER'
+          ? `rare identifier ${a.it.text.slice(0, 80)}`
+          : `identical ${a.it.kind.toLowerCase()} (${a.it.text.length} chars)`,
     });
   }
   // Only words both sides use are looked up: a shared misspelling counts as shared material on both sides.
@@ -87,8 +95,13 @@ export function compareLanguage(o: Fingerprints, t: Fingerprints): { score: numb
     total += TYPO_WEIGHT;
     tTotal += TYPO_WEIGHT;
     items.push({
-      id: '', layer: 'LANGUAGE', kind: 'SHARED_TYPO', strength: 'MODERATE', score: dec(TYPO_WEIGHT / 2),
-      origin: { path: a.path, startLine: a.line, endLine: a.line, blobId: '' }, target: { path: b.path, startLine: b.line, endLine: b.line, blobId: '' },
+      id: '',
+      layer: 'LANGUAGE',
+      kind: 'SHARED_TYPO',
+      strength: 'MODERATE',
+      score: dec(TYPO_WEIGHT / 2),
+      origin: { path: a.path, startLine: a.line, endLine: a.line, blobId: '' },
+      target: { path: b.path, startLine: b.line, endLine: b.line, blobId: '' },
       detail: `same misspelling "${word}" (for "${correction.slice(0, 40)}") in both`,
     });
   }

@@ -48,8 +48,13 @@ export function compareStructure(o: Inventory, t: Inventory): StructureResult {
     shared++;
     const samePath = op.toLowerCase() === tp.toLowerCase();
     items.push({
-      id: '', layer: 'STRUCTURE', kind: samePath ? 'SAME_FILE_PATH' : 'SAME_FILE_NAME', strength: samePath ? 'MODERATE' : 'WEAK',
-      score: dec(samePath ? 1 : 0.5), origin: { path: op, startLine: 0, endLine: 0, blobId: '' }, target: { path: tp, startLine: 0, endLine: 0, blobId: '' },
+      id: '',
+      layer: 'STRUCTURE',
+      kind: samePath ? 'SAME_FILE_PATH' : 'SAME_FILE_NAME',
+      strength: samePath ? 'MODERATE' : 'WEAK',
+      score: dec(samePath ? 1 : 0.5),
+      origin: { path: op, startLine: 0, endLine: 0, blobId: '' },
+      target: { path: tp, startLine: 0, endLine: 0, blobId: '' },
       detail: `distinctive file name "${s}" in both repositories`,
     });
   }
@@ -59,7 +64,16 @@ export function compareStructure(o: Inventory, t: Inventory): StructureResult {
   for (const d of oDirs.sort(cmp)) {
     if (!tDirs.has(d) || COMMON_DIRS.has(d)) continue;
     sharedDirs++;
-    items.push({ id: '', layer: 'STRUCTURE', kind: 'SAME_DIRECTORY', strength: 'WEAK', score: dec(0.5), origin: null, target: null, detail: `directory "${d}" in both repositories` });
+    items.push({
+      id: '',
+      layer: 'STRUCTURE',
+      kind: 'SAME_DIRECTORY',
+      strength: 'WEAK',
+      score: dec(0.5),
+      origin: null,
+      target: null,
+      detail: `directory "${d}" in both repositories`,
+    });
   }
   const tRareDirs = [...tDirs].filter((d) => !COMMON_DIRS.has(d)).length;
   const stemScore = Math.min(oStems.size, tStems.size) ? shared / Math.min(oStems.size, tStems.size) : 0;

@@ -21,15 +21,21 @@ export function compareTests(oInv: Inventory, tInv: Inventory, o: Fingerprints, 
   for (const [, a, b] of sharedKeys(oNames, tNames)) {
     shared++;
     items.push({
-      id: '', layer: 'TEST', kind: 'SAME_TEST_NAME', strength: 'MODERATE', score: dec(1),
-      origin: { path: a.path, startLine: a.line, endLine: a.line, blobId: '' }, target: { path: b.path, startLine: b.line, endLine: b.line, blobId: '' },
+      id: '',
+      layer: 'TEST',
+      kind: 'SAME_TEST_NAME',
+      strength: 'MODERATE',
+      score: dec(1),
+      origin: { path: a.path, startLine: a.line, endLine: a.line, blobId: '' },
+      target: { path: b.path, startLine: b.line, endLine: b.line, blobId: '' },
       detail: 'distinctive test name present in both repositories',
     });
   }
   // Identical fixture files (same blob) under test directories, non-trivial size.
   const fixtures = (inv: Inventory): Map<string, (typeof inv.files)[number]> => {
     const m = new Map<string, (typeof inv.files)[number]>();
-    for (const f of inv.files) if (/(^|\/)(fixtures?|testdata|__fixtures__|test\/data)\//i.test(f.path) && f.size >= 64 && !m.has(f.blobId)) m.set(f.blobId, f);
+    for (const f of inv.files)
+      if (/(^|\/)(fixtures?|testdata|__fixtures__|test\/data)\//i.test(f.path) && f.size >= 64 && !m.has(f.blobId)) m.set(f.blobId, f);
     return m;
   };
   const oFix = fixtures(oInv);
@@ -38,8 +44,13 @@ export function compareTests(oInv: Inventory, tInv: Inventory, o: Fingerprints, 
   for (const [, a, b] of sharedKeys(oFix, tFix)) {
     sharedFix++;
     items.push({
-      id: '', layer: 'TEST', kind: 'SAME_FIXTURE', strength: 'STRONG', score: dec(1),
-      origin: { path: a.path, startLine: 1, endLine: a.lines, blobId: a.blobId }, target: { path: b.path, startLine: 1, endLine: b.lines, blobId: b.blobId },
+      id: '',
+      layer: 'TEST',
+      kind: 'SAME_FIXTURE',
+      strength: 'STRONG',
+      score: dec(1),
+      origin: { path: a.path, startLine: 1, endLine: a.lines, blobId: a.blobId },
+      target: { path: b.path, startLine: 1, endLine: b.lines, blobId: b.blobId },
       detail: 'identical test fixture file',
     });
   }

@@ -89,7 +89,8 @@ export class BlobReader {
    * when it names no commit or is ambiguous.
    */
   async resolveCommit(rev: string): Promise<string> {
-    if (!rev || rev.startsWith('-') || /[\0\n\r]/.test(rev) || rev.length > 1024) throw new EngineError('INVALID_INPUT', 'invalid revision');
+    if (!rev || rev.startsWith('-') || /[\0\n\r]/.test(rev) || rev.length > 1024)
+      throw new EngineError('INVALID_INPUT', 'invalid revision');
     const run = async (): Promise<Buffer | null> => this.request('resolve', rev);
     const p = this.chain.then(run, run);
     this.chain = p.catch(() => undefined);
@@ -126,7 +127,11 @@ export class BlobReader {
    * without being requested (sizes are those of the objects, so they cannot
    * differ from what would be read).
    */
-  async *readListed(items: readonly { oid: string; size: number }[], maxBytes: number, windowBytes = 8 * 1024 * 1024): AsyncGenerator<Buffer | null> {
+  async *readListed(
+    items: readonly { oid: string; size: number }[],
+    maxBytes: number,
+    windowBytes = 8 * 1024 * 1024,
+  ): AsyncGenerator<Buffer | null> {
     const reqs: (Promise<Buffer | null> | null)[] = new Array<Promise<Buffer | null> | null>(items.length).fill(null);
     let next = 0;
     let ahead = 0;

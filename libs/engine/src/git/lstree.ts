@@ -24,7 +24,10 @@ export function listTree(gitDir: string, commit: string, maxEntries: number, tim
       if (!failure) failure = e;
       child.kill('SIGKILL');
     };
-    const timer = setTimeout(() => kill(new EngineError('REPOSITORY_TOO_LARGE', 'listing the tree exceeded the time budget', 'timeBudgetMs')), timeoutMs);
+    const timer = setTimeout(
+      () => kill(new EngineError('REPOSITORY_TOO_LARGE', 'listing the tree exceeded the time budget', 'timeBudgetMs')),
+      timeoutMs,
+    );
     child.stdout!.on('data', (c: Buffer) => {
       if (failure) return;
       let buf = rest.length ? Buffer.concat([rest, c]) : c;

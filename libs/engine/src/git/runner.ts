@@ -26,7 +26,8 @@ export function resolveGitDir(dir: string): string {
   const dotGit = join(abs, '.git');
   if (existsSync(dotGit)) {
     const st = lstatSync(dotGit);
-    if (!st.isDirectory()) throw new EngineError('REPOSITORY_UNREADABLE', 'the .git entry is not a directory (linked work trees are not read)');
+    if (!st.isDirectory())
+      throw new EngineError('REPOSITORY_UNREADABLE', 'the .git entry is not a directory (linked work trees are not read)');
     return dotGit;
   }
   if (existsSync(join(abs, 'objects')) && existsSync(join(abs, 'HEAD'))) return abs;
@@ -71,7 +72,10 @@ export function runGit(args: readonly string[], opts: GitRunOptions = {}): Promi
       if (!failure) failure = err;
       child.kill('SIGKILL');
     };
-    const timer = setTimeout(() => kill(new EngineError('REPOSITORY_TOO_LARGE', 'git command exceeded its time budget', 'timeBudgetMs')), timeoutMs);
+    const timer = setTimeout(
+      () => kill(new EngineError('REPOSITORY_TOO_LARGE', 'git command exceeded its time budget', 'timeBudgetMs')),
+      timeoutMs,
+    );
     const onAbort = (): void => kill(new EngineError('CANCELLED', 'analysis cancelled'));
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout!.on('data', (c: Buffer) => {
@@ -122,7 +126,10 @@ export function streamGitLines(args: readonly string[], opts: LineStreamOptions,
       if (!err) stopped = true;
       child.kill('SIGKILL');
     };
-    const timer = setTimeout(() => kill(new EngineError('REPOSITORY_TOO_LARGE', 'git command exceeded its time budget', 'timeBudgetMs')), timeoutMs);
+    const timer = setTimeout(
+      () => kill(new EngineError('REPOSITORY_TOO_LARGE', 'git command exceeded its time budget', 'timeBudgetMs')),
+      timeoutMs,
+    );
     const onAbort = (): void => kill(new EngineError('CANCELLED', 'analysis cancelled'));
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout!.on('data', (c: Buffer) => {
@@ -135,7 +142,8 @@ export function streamGitLines(args: readonly string[], opts: LineStreamOptions,
         if (onLine(line) === false) return kill(null);
       }
       rest = start < buf.length ? Buffer.from(buf.subarray(start)) : null;
-      if (rest && rest.length > maxLine) kill(new EngineError('REPOSITORY_TOO_LARGE', 'a line of git output exceeded its bound', 'gitOutputBytes'));
+      if (rest && rest.length > maxLine)
+        kill(new EngineError('REPOSITORY_TOO_LARGE', 'a line of git output exceeded its bound', 'gitOutputBytes'));
     });
     child.stderr!.resume();
     child.on('error', () => kill(new EngineError('GIT_FAILED', 'git could not be started')));

@@ -21,7 +21,9 @@ const TRIGGER = new RegExp(
     'upstream(?:\\s+(?:is|project|repository|repo|library))?\\s*:?',
     'port\\s+of',
     '(?:maintained|patched|modernized|updated|improved|extended)\\s+version\\s+of',
-  ].map((t) => `\\b${t}(?![A-Za-z0-9])`).join('|'),
+  ]
+    .map((t) => `\\b${t}(?![A-Za-z0-9])`)
+    .join('|'),
   'gi',
 );
 /** How many words after the trigger a name may come ("a fork of the excellent `request` module"). */
@@ -43,7 +45,9 @@ const SUCCESSOR = new RegExp(
     'successor\\s+(?:is|project|repository)',
     'deprecated\\s+in\\s+favou?r\\s+of',
     'please\\s+(?:use|switch\\s+to|migrate\\s+to)',
-  ].map((t) => `\\b${t}(?![A-Za-z0-9])`).join('|'),
+  ]
+    .map((t) => `\\b${t}(?![A-Za-z0-9])`)
+    .join('|'),
   'gi',
 );
 const MAX_WORDS_SUCCESSOR = 30;
@@ -68,7 +72,11 @@ function windowAfter(text: string, from: number): string {
   return text.slice(from, end);
 }
 
-export const normaliseSentence = (s: string): string => s.toLowerCase().replace(/[^a-z0-9@/._-]+/g, ' ').trim();
+export const normaliseSentence = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9@/._-]+/g, ' ')
+    .trim();
 
 /** Tokens a name may be cited as: URLs reduced to `owner/repo`, code and emphasis marks dropped. */
 export function candidates(window: string, maxWords = MAX_WORDS_AFTER): string[] {
@@ -77,7 +85,11 @@ export function candidates(window: string, maxWords = MAX_WORDS_AFTER): string[]
   TOKEN.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = TOKEN.exec(plain)) && out.length < maxWords + 4) {
-    let t = m[0].toLowerCase().replace(/^(git\+)?(https?:\/\/|git:\/\/)?(www\.)?/, '').replace(/\.git$/, '').replace(/[.:]+$/, '');
+    let t = m[0]
+      .toLowerCase()
+      .replace(/^(git\+)?(https?:\/\/|git:\/\/)?(www\.)?/, '')
+      .replace(/\.git$/, '')
+      .replace(/[.:]+$/, '');
     const hosted = hostedRepo(t);
     if (hosted) t = hosted;
     out.push(t);
@@ -91,20 +103,31 @@ export function candidates(window: string, maxWords = MAX_WORDS_AFTER): string[]
  * sentences in `inherited`.
  */
 export function findDeclaration(
-  docs: readonly { path: string; text: string }[], names: ReadonlySet<string>, own: ReadonlySet<string>, inherited: ReadonlySet<string> = new Set(),
+  docs: readonly { path: string; text: string }[],
+  names: ReadonlySet<string>,
+  own: ReadonlySet<string>,
+  inherited: ReadonlySet<string> = new Set(),
 ): Declaration | null {
   return find(TRIGGER, MAX_WORDS_AFTER, docs, names, own, inherited);
 }
 
 /** The first sentence in `docs` that points at one of `names` as where the project went on (see SUCCESSOR). */
 export function findSuccessor(
-  docs: readonly { path: string; text: string }[], names: ReadonlySet<string>, own: ReadonlySet<string>, inherited: ReadonlySet<string> = new Set(),
+  docs: readonly { path: string; text: string }[],
+  names: ReadonlySet<string>,
+  own: ReadonlySet<string>,
+  inherited: ReadonlySet<string> = new Set(),
 ): Declaration | null {
   return find(SUCCESSOR, MAX_WORDS_SUCCESSOR, docs, names, own, inherited);
 }
 
 function find(
-  trigger: RegExp, maxWords: number, docs: readonly { path: string; text: string }[], names: ReadonlySet<string>, own: ReadonlySet<string>, inherited: ReadonlySet<string>,
+  trigger: RegExp,
+  maxWords: number,
+  docs: readonly { path: string; text: string }[],
+  names: ReadonlySet<string>,
+  own: ReadonlySet<string>,
+  inherited: ReadonlySet<string>,
 ): Declaration | null {
   if (!names.size) return null;
   for (const d of docs) {
@@ -115,7 +138,8 @@ function find(
       // A sentence the other side (or the shared project) has too was inherited, not declared by this side.
       if (inherited.has(normaliseSentence(m[0] + ' ' + win))) continue;
       for (const c of candidates(win, maxWords)) {
-        if (names.has(c) && !own.has(c)) return { name: c, path: d.path, line: lineOf(d.text, m.index), sentence: normaliseSentence(m[0] + ' ' + win) };
+        if (names.has(c) && !own.has(c))
+          return { name: c, path: d.path, line: lineOf(d.text, m.index), sentence: normaliseSentence(m[0] + ' ' + win) };
       }
     }
   }

@@ -41,7 +41,11 @@ class Authors {
   }
 }
 
-const normName = (n: string): string => n.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '');
+const normName = (n: string): string =>
+  n
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]/g, '');
 const isBot = (a: AuthorCount): boolean => BOT.test(a.name) || BOT.test(a.email);
 
 /**
@@ -94,5 +98,7 @@ export function countAuthors(records: Iterable<{ name: string; email: string }>)
     if (c) c.commits++;
     else m.set(k, { name: r.name, email: r.email, commits: 1 });
   }
-  return [...m.values()].sort((a, b) => b.commits - a.commits || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+  return [...m.values()].sort(
+    (a, b) => b.commits - a.commits || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.email < b.email ? -1 : a.email > b.email ? 1 : 0),
+  );
 }

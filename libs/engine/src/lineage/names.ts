@@ -4,7 +4,8 @@
 import type { NameRef } from '../types';
 
 /** Root files that carry a project's identity (manifests and READMEs). */
-export const IDENTITY_FILE = /^(package\.json|composer\.json|setup\.py|setup\.cfg|pyproject\.toml|go\.mod|Cargo\.toml|configure\.ac|configure\.in|CMakeLists\.txt|meson\.build|pom\.xml|[^/]+\.gemspec|readme(\.[a-z]+)?)$/i;
+export const IDENTITY_FILE =
+  /^(package\.json|composer\.json|setup\.py|setup\.cfg|pyproject\.toml|go\.mod|Cargo\.toml|configure\.ac|configure\.in|CMakeLists\.txt|meson\.build|pom\.xml|[^/]+\.gemspec|readme(\.[a-z]+)?)$/i;
 /** Root prose files read for declarations (besides READMEs). */
 export const DOC_FILE = /^(readme|notice|credits|authors|history|about|acknowledg(e)?ments)(\.[a-z]+)?$/i;
 
@@ -45,7 +46,13 @@ export function readmeTitle(text: string): { title: string; line: number } | nul
     const setext = /^(=+|-+|#+|\*+)$/.test((lines[i + 1] ?? '').trim()) && (lines[i + 1] ?? '').trim().length >= 3;
     if (/^(=+|-+|\*+)$/.test(l)) continue; // an rst over-line
     if (!l.startsWith('#') && !setext && i > 0) return null;
-    l = l.replace(/^#+\s*/, '').replace(/!\[[^\]]*\]\([^)]*\)/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '').replace(/[*_`]/g, '').trim();
+    l = l
+      .replace(/^#+\s*/, '')
+      .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/<[^>]+>/g, '')
+      .replace(/[*_`]/g, '')
+      .trim();
     if (!l || l.startsWith('..') || l.startsWith('[')) continue; // badges and directives come before the title
     // "Request - Simplified HTTP client": the name is the part before the tagline.
     const head = l.split(/\s+[-–—:|]\s+|\s*\(/)[0]!.trim();

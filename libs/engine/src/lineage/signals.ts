@@ -47,7 +47,12 @@ export interface LineageOutput {
 const other = (s: Side): Side => (s === 'origin' ? 'target' : 'origin');
 const short = (c: string): string => c.slice(0, 12);
 const pct = (x: number): string => `${Math.round(x * 100)}%`;
-const loc = (n: { path: string; line: number; blobId: string }): Location => ({ path: n.path, startLine: n.line, endLine: n.line, blobId: n.blobId });
+const loc = (n: { path: string; line: number; blobId: string }): Location => ({
+  path: n.path,
+  startLine: n.line,
+  endLine: n.line,
+  blobId: n.blobId,
+});
 const citable = (n: NameRef): boolean => n.kind !== 'title' || !/\s/.test(n.name);
 
 function spellingSet(names: readonly NameRef[], extra: readonly string[] = []): Set<string> {
@@ -70,10 +75,22 @@ export function lineageSignals(
   const signals: LineageSignal[] = [];
   const evidence: EvidenceItem[] = [];
   const chronology: ChronologyFact[] = [];
-  const item = (kind: string, weight: number, original: Side | 'none', detail: string, locs: { origin?: Location | null; target?: Location | null } = {}): void => {
+  const item = (
+    kind: string,
+    weight: number,
+    original: Side | 'none',
+    detail: string,
+    locs: { origin?: Location | null; target?: Location | null } = {},
+  ): void => {
     evidence.push({
-      id: '', layer: 'HISTORY', kind, strength: weight >= 2 ? 'STRONG' : weight >= 1 ? 'MODERATE' : 'WEAK', score: dec(Math.min(1, weight / 3)),
-      origin: locs.origin ?? null, target: locs.target ?? null, detail,
+      id: '',
+      layer: 'HISTORY',
+      kind,
+      strength: weight >= 2 ? 'STRONG' : weight >= 1 ? 'MODERATE' : 'WEAK',
+      score: dec(Math.min(1, weight / 3)),
+      origin: locs.origin ?? null,
+      target: locs.target ?? null,
+      detail,
     });
   };
   const vote = (kind: LineageSignal['kind'], original: Side | 'none', weight: number, detail: string): void => {
@@ -81,7 +98,14 @@ export function lineageSignals(
   };
 
   const shared = topo.forkPoints.length > 0;
-  for (const f of topo.forkPoints) chronology.push({ kind: 'FORK_POINT', side: 'both', time: String(f.time), commit: f.commit, detail: `newest commit both histories hold (a merge base); origin made ${topo.originOnly} commits after it, target ${topo.targetOnly}${topo.truncated ? ' (counts stop at maxCommits)' : ''}` });
+  for (const f of topo.forkPoints)
+    chronology.push({
+      kind: 'FORK_POINT',
+      side: 'both',
+      time: String(f.time),
+      commit: f.commit,
+      detail: `newest commit both histories hold (a merge base); origin made ${topo.originOnly} commits after it, target ${topo.targetOnly}${topo.truncated ? ' (counts stop at maxCommits)' : ''}`,
+    });
 
   // Ancestry: certain when it applies.
   let certain: Side | null = null;
@@ -97,14 +121,16 @@ export function lineageSignals(
   // Maintainers: the side the people who made the shared history went on committing to.
   const c = continuity(topo.authors.preFork, topo.authors.origin, topo.authors.target);
   const bothWent = c.counted.origin > 0 && c.counted.target > 0;
-  const thirdLine = bothWent && c.counted.preFork >= 5 && topo.originOnly >= 3 && topo.targetOnly >= 3 && Math.max(c.origin, c.target) < 0.05;
+  const thirdLine =
+    bothWent && c.counted.preFork >= 5 && topo.originOnly >= 3 && topo.targetOnly >= 3 && Math.max(c.origin, c.target) < 0.05;
   if (bothWent) {
     const hi: Side = c.origin >= c.target ? 'origin' : 'target';
     const h = Math.max(c.origin, c.target);
     const l = Math.min(c.origin, c.target);
     const w = h >= 0.1 && h >= 3 * l ? WEIGHTS.MAINTAINERS_CLEAR : h >= 0.1 && h >= 1.5 * l ? WEIGHTS.MAINTAINERS_LEANING : 0;
     const core = c.core.map((a) => `${a.name} ${pct(a.share)}`).join(', ');
-    const d = `authors of the shared history (most commits: ${core}) made ${dec(c.origin)} of the origin's ${c.counted.origin} later commits (by share) and ${dec(c.target)} of the target's ${c.counted.target}` +
+    const d =
+      `authors of the shared history (most commits: ${core}) made ${dec(c.origin)} of the origin's ${c.counted.origin} later commits (by share) and ${dec(c.target)} of the target's ${c.counted.target}` +
       (w ? `: the ${hi} keeps its maintainers` : thirdLine ? ': neither side keeps them' : ': no clear difference');
     vote('MAINTAINERS', w ? hi : 'none', w, d);
     item('MAINTAINERS_CONTINUED', w, w ? hi : 'none', d);
@@ -129,7 +155,13 @@ export function lineageSignals(
     item('IDENTITY_KEPT', w, keeper, d, { origin: loc(o), target: loc(t) });
   }
   for (const s of ['origin', 'target'] as const) {
-    if (idWeight[s] > 0) vote('IDENTITY', s, Math.min(WEIGHTS.IDENTITY_MAX, idWeight[s]), `the ${s} kept names of the shared project that the ${other(s)} changed`);
+    if (idWeight[s] > 0)
+      vote(
+        'IDENTITY',
+        s,
+        Math.min(WEIGHTS.IDENTITY_MAX, idWeight[s]),
+        `the ${s} kept names of the shared project that the ${other(s)} changed`,
+      );
   }
 
   // Declarations in prose, matched against every name the other side carried, and its URL. A name the
@@ -162,15 +194,29 @@ export function lineageSignals(
       const specific = them.current.has(found.name) && !forkNames.has(found.name);
       const w = specific ? WEIGHTS.DECLARED_SPECIFIC : !shared || continues(other(by)) ? WEIGHTS.DECLARED_FORMER : 0;
       declared[by] = { specific, weight: w };
-      const whose = specific ? `a name the ${other(by)} carries` : `a name the ${other(by)} carried${shared ? ' or the shared project carried' : ''}`;
-      const d = `the ${by}'s ${found.path} declares descent from "${found.name}", ${whose}` +
+      const whose = specific
+        ? `a name the ${other(by)} carries`
+        : `a name the ${other(by)} carried${shared ? ' or the shared project carried' : ''}`;
+      const d =
+        `the ${by}'s ${found.path} declares descent from "${found.name}", ${whose}` +
         (w ? '' : `; the ${other(by)} does not continue that project (maintainers or package name), so both may descend from it`);
       vote('DECLARATION', w ? other(by) : 'none', w, d);
       item('DECLARED_UPSTREAM', w ? Math.max(2, w) : 1, w ? other(by) : 'none', d, at(by, found));
-      chronology.push({ kind: 'DECLARED_UPSTREAM', side: by, time: null, commit: null, detail: `${found.path}:${found.line} names ${w ? 'the other repository' : 'a project both descend from'} as its origin` });
+      chronology.push({
+        kind: 'DECLARED_UPSTREAM',
+        side: by,
+        time: null,
+        commit: null,
+        detail: `${found.path}:${found.line} names ${w ? 'the other repository' : 'a project both descend from'} as its origin`,
+      });
     }
     // The original pointing at its successor: only the other side's own current name counts, not the shared project's.
-    const successor = findSuccessor(sides[by].docs, new Set([...them.current].filter((n) => !forkNames.has(n))), view[by].current, them.inherited);
+    const successor = findSuccessor(
+      sides[by].docs,
+      new Set([...them.current].filter((n) => !forkNames.has(n))),
+      view[by].current,
+      them.inherited,
+    );
     if (successor) {
       const d = `the ${by}'s ${successor.path} points at "${successor.name}", a name the ${other(by)} carries, as where the project went on: the ${other(by)} is its successor`;
       vote('SUCCESSOR', by, WEIGHTS.SUCCESSOR, d);

@@ -11,8 +11,17 @@ const HEX40 = /^[0-9a-f]{40}$/;
 const MAX_DOC_BYTES = 256 * 1024;
 
 export const EMPTY_TOPOLOGY = (): Topology => ({
-  forkPoints: [], originIsAncestor: false, targetIsAncestor: false, sharedCommits: 0, originOnly: 0, targetOnly: 0, truncated: false,
-  authors: { preFork: [], origin: [], target: [] }, syncMerges: { origin: 0, target: 0 }, forkPointNames: [], forkPointSentences: [],
+  forkPoints: [],
+  originIsAncestor: false,
+  targetIsAncestor: false,
+  sharedCommits: 0,
+  originOnly: 0,
+  targetOnly: 0,
+  truncated: false,
+  authors: { preFork: [], origin: [], target: [] },
+  syncMerges: { origin: 0, target: 0 },
+  forkPointNames: [],
+  forkPointSentences: [],
 });
 
 interface OwnCommit {
@@ -36,7 +45,9 @@ export async function topology(
 ): Promise<Topology> {
   const view = PairView.open(resolveGitDir(dirs.origin), resolveGitDir(dirs.target));
   const git = (args: string[], maxOutputBytes = 64 * 1024 * 1024): Promise<string> =>
-    view.run(args, { signal: opts.signal, timeoutMs: opts.deadline.remainingMs(), maxOutputBytes, okExitCodes: [1] }).then((b) => b.toString('utf8'));
+    view
+      .run(args, { signal: opts.signal, timeoutMs: opts.deadline.remainingMs(), maxOutputBytes, okExitCodes: [1] })
+      .then((b) => b.toString('utf8'));
   const m = opts.limits.maxCommits;
   try {
     const o = commits.origin;
@@ -46,12 +57,16 @@ export async function topology(
     if (!bases.length) return { ...EMPTY_TOPOLOGY(), truncated: view.shallow };
     opts.deadline.check();
     const forkPoints = (await git(['show', '-s', '--no-show-signature', '--format=%H %ct', ...bases]))
-      .split('\n').filter(Boolean).map((l) => ({ commit: l.slice(0, 40), time: Number(l.slice(41)) }))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => ({ commit: l.slice(0, 40), time: Number(l.slice(41)) }))
       .sort((a, b) => b.time - a.time || (a.commit < b.commit ? -1 : 1));
     const not = ['--not', ...bases];
     const own = async (head: string): Promise<OwnCommit[]> =>
       (await git(['log', `--max-count=${m}`, '--format=%H%x00%P%x00%aN%x00%aE', head, ...not]))
-        .split('\n').filter(Boolean).map((l) => {
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => {
           const [id = '', parents = '', name = '', email = ''] = l.split('\0');
           return { id, parents: parents.split(' ').filter(Boolean), name, email };
         });
@@ -59,7 +74,9 @@ export async function topology(
     opts.deadline.check();
     const shared = Number((await git(['rev-list', '--count', `--max-count=${m}`, ...bases])).trim());
     const preFork = (await git(['log', `--max-count=${m}`, '--format=%aN%x00%aE', ...bases]))
-      .split('\n').filter(Boolean).map((l) => {
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
         const [name = '', email = ''] = l.split('\0');
         return { name, email };
       });
@@ -96,8 +113,18 @@ function syncMerges(own: readonly OwnCommit[]): number {
 }
 
 /** Names and declaration sentences in the root files of a commit (the fork point). */
-async function forkPointIdentity(view: PairView, commit: string, opts: { deadline: Deadline; signal?: AbortSignal; reader?: BlobReader }): Promise<{ names: NameRef[]; sentences: string[] }> {
-  const out = (await view.run(['ls-tree', '-z', '--full-tree', commit], { signal: opts.signal, timeoutMs: opts.deadline.remainingMs(), maxOutputBytes: 16 * 1024 * 1024 })).toString('utf8');
+async function forkPointIdentity(
+  view: PairView,
+  commit: string,
+  opts: { deadline: Deadline; signal?: AbortSignal; reader?: BlobReader },
+): Promise<{ names: NameRef[]; sentences: string[] }> {
+  const out = (
+    await view.run(['ls-tree', '-z', '--full-tree', commit], {
+      signal: opts.signal,
+      timeoutMs: opts.deadline.remainingMs(),
+      maxOutputBytes: 16 * 1024 * 1024,
+    })
+  ).toString('utf8');
   const files: { path: string; oid: string }[] = [];
   for (const rec of out.split('\0')) {
     const tab = rec.indexOf('\t');

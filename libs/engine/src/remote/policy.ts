@@ -30,7 +30,11 @@ export function parseAllowedHosts(spec: string): AllowedHost[] {
     .map((entry) => {
       const m = /^(?:(https|http|git):\/\/)?([A-Za-z0-9.-]+|\[[0-9a-fA-F:.]+\])(?::(\d{1,5}))?$/.exec(entry);
       if (!m) throw new Error(`LINEAGE_REPO_ALLOWED_HOSTS has a malformed entry (position ${spec.indexOf(entry)})`);
-      return { scheme: (m[1] as AllowedHost['scheme']) ?? null, host: m[2]!.toLowerCase().replace(/^\[|\]$/g, ''), port: m[3] ? Number(m[3]) : null };
+      return {
+        scheme: (m[1] as AllowedHost['scheme']) ?? null,
+        host: m[2]!.toLowerCase().replace(/^\[|\]$/g, ''),
+        port: m[3] ? Number(m[3]) : null,
+      };
     });
 }
 
@@ -60,14 +64,36 @@ const invalid = (field: string, issue: string) => new RemoteRefusal('VALIDATION_
 const PRIVATE = (() => {
   const b = new BlockList();
   for (const [net, bits] of [
-    ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-    ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-    ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-  ] as const) b.addSubnet(net, bits, 'ipv4');
+    ['0.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['100.64.0.0', 10],
+    ['127.0.0.0', 8],
+    ['169.254.0.0', 16],
+    ['172.16.0.0', 12],
+    ['192.0.0.0', 24],
+    ['192.0.2.0', 24],
+    ['192.88.99.0', 24],
+    ['192.168.0.0', 16],
+    ['198.18.0.0', 15],
+    ['198.51.100.0', 24],
+    ['203.0.113.0', 24],
+    ['224.0.0.0', 4],
+    ['240.0.0.0', 4],
+  ] as const)
+    b.addSubnet(net, bits, 'ipv4');
   for (const [net, bits] of [
-    ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001::', 23], ['2001:db8::', 32],
-    ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-  ] as const) b.addSubnet(net, bits, 'ipv6');
+    ['::', 128],
+    ['::1', 128],
+    ['64:ff9b::', 96],
+    ['100::', 64],
+    ['2001::', 23],
+    ['2001:db8::', 32],
+    ['fc00::', 7],
+    ['fe80::', 10],
+    ['fec0::', 10],
+    ['ff00::', 8],
+  ] as const)
+    b.addSubnet(net, bits, 'ipv6');
   return b;
 })();
 
@@ -109,12 +135,16 @@ export function checkRemoteSyntax(input: string, policy: RemotePolicy, field: st
   if (u.search || u.hash) throw invalid(field, 'query_or_fragment');
   const host = u.hostname.toLowerCase().replace(/^\[|\]$/g, '');
   const port = u.port ? Number(u.port) : scheme === 'https' ? 443 : scheme === 'http' ? 80 : 9418;
-  const entry = policy.hosts.find((h) => h.host === host && (h.port === null || h.port === port) && (h.scheme === null ? scheme === 'https' : h.scheme === scheme));
+  const entry = policy.hosts.find(
+    (h) => h.host === host && (h.port === null || h.port === port) && (h.scheme === null ? scheme === 'https' : h.scheme === scheme),
+  );
   if (!entry) throw refused(field, 'host_not_allowed', 'This repository host is not allowed.');
-  if (isIP(host) && !policy.allowPrivateAddresses) throw refused(field, 'ip_literal_not_allowed', 'IP addresses are not allowed as repository hosts.');
+  if (isIP(host) && !policy.allowPrivateAddresses)
+    throw refused(field, 'ip_literal_not_allowed', 'IP addresses are not allowed as repository hosts.');
   const rawPath = u.pathname.replace(/\/+$/, '');
   const path = rawPath.replace(/\.git$/, '');
-  if (!/^(\/[A-Za-z0-9_.~-]+){1,8}$/.test(path) || path.split('/').some((s) => s === '.' || s === '..')) throw invalid(field, 'invalid_repository_path');
+  if (!/^(\/[A-Za-z0-9_.~-]+){1,8}$/.test(path) || path.split('/').some((s) => s === '.' || s === '..'))
+    throw invalid(field, 'invalid_repository_path');
   const origin = `${scheme}://${u.host.toLowerCase()}`;
   return { url: `${origin}${path}`, fetchUrl: `${origin}${rawPath}`, host, port };
 }
@@ -131,7 +161,8 @@ export async function checkRemote(input: string, policy: RemotePolicy, field: st
       throw new RemoteRefusal('REPOSITORY_UNREACHABLE', 'The repository host does not resolve.', field, 'dns_failed');
     }
   }
-  if (addresses.length === 0) throw new RemoteRefusal('REPOSITORY_UNREACHABLE', 'The repository host does not resolve.', field, 'dns_failed');
+  if (addresses.length === 0)
+    throw new RemoteRefusal('REPOSITORY_UNREACHABLE', 'The repository host does not resolve.', field, 'dns_failed');
   if (!policy.allowPrivateAddresses && addresses.some(isPrivateAddress)) {
     throw refused(field, 'private_address', 'The repository host resolves to a non-public address.');
   }
@@ -173,7 +204,19 @@ export function pinnedGitConfig(remote: CheckedRemote): string[] {
  * Everything else stays fatal, notably `.git`/`..` paths and `.gitmodules` checks.
  */
 export const LEGACY_FSCK_IGNORED = [
-  'badDate', 'badDateOverflow', 'badEmail', 'badFilemode', 'badName', 'badTimezone', 'extraHeaderEntry',
-  'missingEmail', 'missingNameBeforeEmail', 'missingSpaceBeforeDate', 'missingSpaceBeforeEmail',
-  'multipleAuthors', 'nulInCommit', 'zeroPaddedDate', 'zeroPaddedFilemode',
+  'badDate',
+  'badDateOverflow',
+  'badEmail',
+  'badFilemode',
+  'badName',
+  'badTimezone',
+  'extraHeaderEntry',
+  'missingEmail',
+  'missingNameBeforeEmail',
+  'missingSpaceBeforeDate',
+  'missingSpaceBeforeEmail',
+  'multipleAuthors',
+  'nulInCommit',
+  'zeroPaddedDate',
+  'zeroPaddedFilemode',
 ] as const;

@@ -3,8 +3,59 @@ import { emptyStream, type TokenStream } from './types';
 
 // Fallback lexer for languages without a grammar: identifiers, numbers,
 // strings, comments (// # /* */ --) and single punctuation characters.
-const RE = /(\/\*[\s\S]*?\*\/|\/\/[^\n]*|#[^\n]*|--[^\n]*)|("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`)|([A-Za-z_$][\w$]*)|(\d[\w.]*)|(\S)/g;
-const KEYWORDS = new Set(['if', 'else', 'for', 'while', 'return', 'function', 'def', 'class', 'import', 'from', 'let', 'var', 'const', 'fn', 'func', 'end', 'do', 'then', 'switch', 'case', 'break', 'continue', 'new', 'try', 'catch', 'finally', 'throw', 'public', 'private', 'static', 'struct', 'enum', 'interface', 'package', 'module', 'use', 'local', 'and', 'or', 'not', 'in', 'is', 'true', 'false', 'null', 'nil', 'none', 'self', 'this']);
+const RE =
+  /(\/\*[\s\S]*?\*\/|\/\/[^\n]*|#[^\n]*|--[^\n]*)|("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`)|([A-Za-z_$][\w$]*)|(\d[\w.]*)|(\S)/g;
+const KEYWORDS = new Set([
+  'if',
+  'else',
+  'for',
+  'while',
+  'return',
+  'function',
+  'def',
+  'class',
+  'import',
+  'from',
+  'let',
+  'var',
+  'const',
+  'fn',
+  'func',
+  'end',
+  'do',
+  'then',
+  'switch',
+  'case',
+  'break',
+  'continue',
+  'new',
+  'try',
+  'catch',
+  'finally',
+  'throw',
+  'public',
+  'private',
+  'static',
+  'struct',
+  'enum',
+  'interface',
+  'package',
+  'module',
+  'use',
+  'local',
+  'and',
+  'or',
+  'not',
+  'in',
+  'is',
+  'true',
+  'false',
+  'null',
+  'nil',
+  'none',
+  'self',
+  'this',
+]);
 
 export function tokenizeGeneric(text: string): TokenStream {
   const out = emptyStream();

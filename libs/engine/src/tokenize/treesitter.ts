@@ -10,9 +10,26 @@ type Parser = import('web-tree-sitter').Parser;
 
 /** Languages tokenised by a tree-sitter grammar (file name in tree-sitter-wasms/out). */
 export const GRAMMARS: Record<string, string> = {
-  javascript: 'javascript', typescript: 'typescript', tsx: 'tsx', python: 'python', go: 'go', java: 'java',
-  c: 'c', cpp: 'cpp', rust: 'rust', solidity: 'solidity', ruby: 'ruby', php: 'php', c_sharp: 'c_sharp',
-  kotlin: 'kotlin', swift: 'swift', scala: 'scala', lua: 'lua', bash: 'bash', zig: 'zig', dart: 'dart',
+  javascript: 'javascript',
+  typescript: 'typescript',
+  tsx: 'tsx',
+  python: 'python',
+  go: 'go',
+  java: 'java',
+  c: 'c',
+  cpp: 'cpp',
+  rust: 'rust',
+  solidity: 'solidity',
+  ruby: 'ruby',
+  php: 'php',
+  c_sharp: 'c_sharp',
+  kotlin: 'kotlin',
+  swift: 'swift',
+  scala: 'scala',
+  lua: 'lua',
+  bash: 'bash',
+  zig: 'zig',
+  dart: 'dart',
 };
 
 let initialised: Promise<void> | null = null;
@@ -41,8 +58,16 @@ interface RawModule {
   setValue(ptr: number, value: number, type: 'i32'): void;
 }
 const RAW_EXPORTS = [
-  '_ts_init', '_ts_tree_cursor_current_node_type_id_wasm', '_ts_tree_cursor_current_node_is_missing_wasm', '_ts_tree_cursor_goto_first_child_wasm',
-  '_ts_tree_cursor_goto_next_sibling_wasm', '_ts_tree_cursor_goto_parent_wasm', '_ts_tree_cursor_start_index_wasm', '_ts_tree_cursor_end_index_wasm', 'getValue', 'setValue',
+  '_ts_init',
+  '_ts_tree_cursor_current_node_type_id_wasm',
+  '_ts_tree_cursor_current_node_is_missing_wasm',
+  '_ts_tree_cursor_goto_first_child_wasm',
+  '_ts_tree_cursor_goto_next_sibling_wasm',
+  '_ts_tree_cursor_goto_parent_wasm',
+  '_ts_tree_cursor_start_index_wasm',
+  '_ts_tree_cursor_end_index_wasm',
+  'getValue',
+  'setValue',
 ] as const;
 const moduleHandle: Record<string, unknown> = {};
 let raw: { m: RawModule; transfer: number } | null = null;
@@ -86,7 +111,14 @@ function stackPointerModule(): Uint8Array {
   const str = (s: string): number[] => [s.length, ...Buffer.from(s, 'latin1')];
   const section = (id: number, body: number[]): number[] => [id, body.length, ...body]; // every size here is < 128
   return Uint8Array.from([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
     // dylink.0 (must come first): memory info, no memory or table of its own
     ...section(0, [...str('dylink.0'), 0x01, 0x04, 0x00, 0x00, 0x00, 0x00]),
     ...section(1, [0x02, 0x60, 0x00, 0x01, 0x7f, 0x60, 0x01, 0x7f, 0x00]), // types: () -> i32, (i32) -> ()
@@ -162,7 +194,8 @@ async function parserFor(language: string): Promise<Parser | null> {
   return p;
 }
 
-const STRING_NODE = /(^|_)(string|char|character|rune|template_string|string_literal|raw_string_literal|char_literal|character_literal|rune_literal|interpreted_string_literal|heredoc_body)$/;
+const STRING_NODE =
+  /(^|_)(string|char|character|rune|template_string|string_literal|raw_string_literal|char_literal|character_literal|rune_literal|interpreted_string_literal|heredoc_body)$/;
 const STRING_PART = /^(string_(start|end|content|fragment)|escape_sequence)$/;
 const IDENT_NODE = /identifier|^name$|^constant$|^field$|^word$|^label$/;
 const NUMBER_NODE = /number|integer|float|int_literal|decimal|hex_literal|octal|binary_literal|imaginary/;

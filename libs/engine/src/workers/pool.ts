@@ -17,7 +17,11 @@ export class FingerprintPool {
   private closing = false;
   private nextId = 1;
 
-  constructor(size: number, private readonly k: number, private readonly w: number) {
+  constructor(
+    size: number,
+    private readonly k: number,
+    private readonly w: number,
+  ) {
     for (let i = 0; i < size && size > 1; i++) this.add();
   }
 

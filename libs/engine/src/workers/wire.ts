@@ -29,7 +29,12 @@ export function toWire(results: FileResult[]): { results: WireResult[]; transfer
       endLines: Uint32Array.from(r.fp.endLines),
       lowEntropy: Uint8Array.from(r.fp.lowEntropy),
     };
-    transfer.push(fp.hashes.buffer as ArrayBuffer, fp.startLines.buffer as ArrayBuffer, fp.endLines.buffer as ArrayBuffer, fp.lowEntropy.buffer as ArrayBuffer);
+    transfer.push(
+      fp.hashes.buffer as ArrayBuffer,
+      fp.startLines.buffer as ArrayBuffer,
+      fp.endLines.buffer as ArrayBuffer,
+      fp.lowEntropy.buffer as ArrayBuffer,
+    );
     return { ...r, fp };
   });
   return { results: out, transfer };
@@ -39,7 +44,13 @@ export function toWire(results: FileResult[]): { results: WireResult[]; transfer
 export function fromWire(results: WireResult[]): FileResult[] {
   return results.map((r) => ({
     ...r,
-    fp: { ...r.fp, hashes: plain(r.fp.hashes), startLines: plain(r.fp.startLines), endLines: plain(r.fp.endLines), lowEntropy: plain(r.fp.lowEntropy) },
+    fp: {
+      ...r.fp,
+      hashes: plain(r.fp.hashes),
+      startLines: plain(r.fp.startLines),
+      endLines: plain(r.fp.endLines),
+      lowEntropy: plain(r.fp.lowEntropy),
+    },
   }));
 }
 

@@ -18,7 +18,9 @@ import { runMain } from './args';
 runMain(async () => {
   const anvil = await startAnvil();
   try {
-    const [owner, resolver, asserter, challenger, relayer] = [0, 1, 2, 3, 4].map((i) => localClients(anvil.rpcUrl, devAccount(i).privateKey));
+    const [owner, resolver, asserter, challenger, relayer] = [0, 1, 2, 3, 4].map((i) =>
+      localClients(anvil.rpcUrl, devAccount(i).privateKey),
+    );
     if (!owner || !resolver || !asserter || !challenger || !relayer) throw new Error('clients');
     const testClient = createTestClient({ mode: 'anvil', chain: foundry, transport: http(anvil.rpcUrl) });
     const rows: [string, bigint][] = [];
@@ -41,8 +43,14 @@ runMain(async () => {
     );
     const p = DEFAULT_DEV_POLICY;
     const policyArgs = [policyFamily(p.family), p.livenessSeconds, p.bondWei, p.resolver, p.freshnessSeconds] as const;
-    await measure('registerPolicy (first version of a family)', await owner.walletClient.writeContract({ ...call, functionName: 'registerPolicy', args: policyArgs }));
-    await measure('registerPolicy (next version)', await owner.walletClient.writeContract({ ...call, functionName: 'registerPolicy', args: policyArgs }));
+    await measure(
+      'registerPolicy (first version of a family)',
+      await owner.walletClient.writeContract({ ...call, functionName: 'registerPolicy', args: policyArgs }),
+    );
+    await measure(
+      'registerPolicy (next version)',
+      await owner.walletClient.writeContract({ ...call, functionName: 'registerPolicy', args: policyArgs }),
+    );
 
     const pair = (n: number) => ({
       originUrl: 'https://github.com/example/origin',
@@ -69,14 +77,25 @@ runMain(async () => {
     const a1 = await assertOne(1, 'assertFact (first assertion on the registry: counter 0 -> 1)');
     await measure(
       'challenge (direct)',
-      await challenger.walletClient.writeContract({ ...call, functionName: 'challenge', args: [a1.assertionId, 1n, ZERO_BYTES32, rationaleHashOf('why')], value: bond }),
+      await challenger.walletClient.writeContract({
+        ...call,
+        functionName: 'challenge',
+        args: [a1.assertionId, 1n, ZERO_BYTES32, rationaleHashOf('why')],
+        value: bond,
+      }),
     );
-    await measure('resolve (arbitration, bonds credited)', await resolver.walletClient.writeContract({ ...call, functionName: 'resolve', args: [a1.assertionId, 2] }));
+    await measure(
+      'resolve (arbitration, bonds credited)',
+      await resolver.walletClient.writeContract({ ...call, functionName: 'resolve', args: [a1.assertionId, 2] }),
+    );
     await assertOne(1, 'assertFact (fact asserted before, resolved)');
 
     const a2 = await assertOne(2, 'assertFact (new fact)');
     await testClient.setNextBlockTimestamp({ timestamp: a2.expiresAt });
-    await measure('settle (liveness, bond credited)', await relayer.walletClient.writeContract({ ...call, functionName: 'settle', args: [a2.assertionId] }));
+    await measure(
+      'settle (liveness, bond credited)',
+      await relayer.walletClient.writeContract({ ...call, functionName: 'settle', args: [a2.assertionId] }),
+    );
 
     const a3 = await assertOne(3, 'assertFact (new fact)');
     const signer = privateKeyToAccount(devAccount(3).privateKey);
@@ -96,11 +115,19 @@ runMain(async () => {
     const signature = await signer.signTypedData(typed);
     await measure(
       'challengeWithSig (relayed, first nonce)',
-      await relayer.walletClient.writeContract({ ...call, functionName: 'challengeWithSig', args: [typed.message, signature], value: bond }),
+      await relayer.walletClient.writeContract({
+        ...call,
+        functionName: 'challengeWithSig',
+        args: [typed.message, signature],
+        value: bond,
+      }),
     );
     await measure('invalidateNonce', await challenger.walletClient.writeContract({ ...call, functionName: 'invalidateNonce', args: [] }));
     await measure('withdraw', await asserter.walletClient.writeContract({ ...call, functionName: 'withdraw', args: [] }));
-    await measure('transferOwnership', await owner.walletClient.writeContract({ ...call, functionName: 'transferOwnership', args: [devAccount(5).address] }));
+    await measure(
+      'transferOwnership',
+      await owner.walletClient.writeContract({ ...call, functionName: 'transferOwnership', args: [devAccount(5).address] }),
+    );
 
     // Identical repeats (e.g. several "assertFact (new fact)") are printed once.
     const seen = new Set<string>();

@@ -2,7 +2,11 @@ import { z } from '../zod';
 import { AnalysisState, Commit, DecimalId, Hash32, StageName, StageState, Timestamp } from '../common';
 
 /** Accepts `https://host/owner/repo(.git)`, `http(s)`/`git` where configured, or GitHub `owner/repo` shorthand. */
-export const RepositoryUrl = z.string().min(3).max(512).regex(/^[\x21-\x7e]+$/, 'printable_ascii');
+export const RepositoryUrl = z
+  .string()
+  .min(3)
+  .max(512)
+  .regex(/^[\x21-\x7e]+$/, 'printable_ascii');
 /** Branch, tag or commit; git's own ref rules, minus anything that could be read as an option. */
 export const GitRef = z
   .string()

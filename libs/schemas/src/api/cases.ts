@@ -1,6 +1,19 @@
 import { z } from '../zod';
 import {
-  Address, Commit, Confidence, Cursor, DecimalId, Direction, Hash32, Layer, Limit, QueryText, Strength, Timestamp, Verdict, page,
+  Address,
+  Commit,
+  Confidence,
+  Cursor,
+  DecimalId,
+  Direction,
+  Hash32,
+  Layer,
+  Limit,
+  QueryText,
+  Strength,
+  Timestamp,
+  Verdict,
+  page,
 } from '../common';
 import { Fact } from './facts';
 
@@ -53,7 +66,11 @@ export const ChronologyEntry = z.object({
 /** Evidence totals of the whole case (the evidence route pages and filters them). */
 export const EvidenceTotals = z.object({
   total: z.number().int().nonnegative(),
-  byStrength: z.object({ STRONG: z.number().int().nonnegative(), MODERATE: z.number().int().nonnegative(), WEAK: z.number().int().nonnegative() }),
+  byStrength: z.object({
+    STRONG: z.number().int().nonnegative(),
+    MODERATE: z.number().int().nonnegative(),
+    WEAK: z.number().int().nonnegative(),
+  }),
 });
 
 export const CaseReport = z
@@ -94,7 +111,12 @@ export const CaseResponse = z.object({ case: CaseReport }).openapi('CaseResponse
 export const EvidenceQuery = z.strictObject({
   layer: Layer.optional(),
   strength: Strength.optional(),
-  kind: z.string().min(1).max(64).regex(/^[A-Za-z0-9_.-]+$/, 'kind').optional(),
+  kind: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_.-]+$/, 'kind')
+    .optional(),
   path: QueryText(1024).optional(),
   limit: Limit,
   cursor: Cursor.optional(),
@@ -137,7 +159,5 @@ export const ChallengePreparationResponse = z
   .openapi('ChallengePreparationResponse');
 
 export const SearchQuery = z.strictObject({ q: QueryText(256), limit: Limit, cursor: Cursor.optional() });
-export const SearchHit = z
-  .object({ matchedOn: z.enum(['caseId', 'verdict', 'repository']), case: CaseCard })
-  .openapi('SearchHit');
+export const SearchHit = z.object({ matchedOn: z.enum(['caseId', 'verdict', 'repository']), case: CaseCard }).openapi('SearchHit');
 export const SearchResults = page(SearchHit).openapi('SearchResults');

@@ -28,7 +28,10 @@ export const Fact = z
 export type Fact = z.infer<typeof Fact>;
 
 /** Lag shared by every indexer view: chain head − indexed block; null when unknown (nothing seen yet, the node's head below the indexed block, or the writer halted). */
-const LagBlocks = DecimalId.nullable().openapi({ description: 'Chain head minus the indexed block; null when unknown: nothing indexed or seen yet, the head below the indexed block (a lagging node or another chain), or the writer halted.' });
+const LagBlocks = DecimalId.nullable().openapi({
+  description:
+    'Chain head minus the indexed block; null when unknown: nothing indexed or seen yet, the head below the indexed block (a lagging node or another chain), or the writer halted.',
+});
 
 export const IndexerMeta = z
   .object({
@@ -36,7 +39,10 @@ export const IndexerMeta = z
     finalizedBlock: DecimalId.nullable(),
     lagBlocks: LagBlocks,
     /** The writer halted: the projection stopped at indexedBlock and may not describe the chain now (GET /protocol says why). Defaulted so a reply from an older replica still parses. */
-    halted: z.boolean().default(false).openapi({ description: 'True when the writer halted: the projection stopped at indexedBlock and may not describe the chain now; GET /protocol gives the reason.' }),
+    halted: z.boolean().default(false).openapi({
+      description:
+        'True when the writer halted: the projection stopped at indexedBlock and may not describe the chain now; GET /protocol gives the reason.',
+    }),
   })
   .openapi('IndexerMeta');
 
@@ -81,7 +87,9 @@ export const ChainFactResponse = z
   .object({
     factKey: DecimalId,
     source: z.literal('chain'),
-    canonical: FactView.nullable().openapi({ description: "The chain's getFact at its finalized block; null when the fact does not exist there." }),
+    canonical: FactView.nullable().openapi({
+      description: "The chain's getFact at its finalized block; null when the fact does not exist there.",
+    }),
     latest: FactView.nullable().openapi({ description: "The chain's getFact at its head block; null when the fact does not exist there." }),
     readAt: z.object({ canonical: ChainReadBlock, latest: ChainReadBlock }),
     comparison: z.object({ canonical: ChainFactComparison, latest: ChainFactComparison }),
@@ -125,7 +133,9 @@ export const ChainFactListItem = z
   })
   .openapi('ChainFactListItem');
 /** The page of the projection's facts (same filters, same cursors), each read from the chain. */
-export const ChainFactList = page(ChainFactListItem).extend({ source: z.literal('chain'), meta: IndexerMeta }).openapi('ChainFactList');
+export const ChainFactList = page(ChainFactListItem)
+  .extend({ source: z.literal('chain'), meta: IndexerMeta })
+  .openapi('ChainFactList');
 
 export const Resolution = z
   .object({
@@ -161,7 +171,14 @@ export const Policy = z
   })
   .openapi('Policy');
 export const Template = z
-  .object({ templateId: DecimalId, /** the text's `name:` prefix (e.g. `lineage/v1`), if it has one */ name: z.string().nullable(), text: z.string(), textHash: Hash32, createdAt: Timestamp, blockNumber: DecimalId })
+  .object({
+    templateId: DecimalId,
+    /** the text's `name:` prefix (e.g. `lineage/v1`), if it has one */ name: z.string().nullable(),
+    text: z.string(),
+    textHash: Hash32,
+    createdAt: Timestamp,
+    blockNumber: DecimalId,
+  })
   .openapi('Template');
 export const ListQuery = z.strictObject({ limit: Limit, cursor: Cursor.optional() });
 export const PolicyList = page(Policy).extend({ meta: IndexerMeta }).openapi('PolicyList');
@@ -207,11 +224,10 @@ export const Protocol = z
        */
       state: z.enum(['standby', 'idle', 'backfilling', 'following', 'halted']),
       /** Why the writer halted (what differs, and the way out); null when it is not halted. Defaulted so a reply from an older replica still parses. */
-      halted: z
-        .string()
-        .nullable()
-        .default(null)
-        .openapi({ description: 'Why the writer halted (what differs from the chain indexed, and the way out: reset the projection); null when it is not halted.' }),
+      halted: z.string().nullable().default(null).openapi({
+        description:
+          'Why the writer halted (what differs from the chain indexed, and the way out: reset the projection); null when it is not halted.',
+      }),
     }),
   })
   .openapi('Protocol');
@@ -223,9 +239,7 @@ export const ChainContract = z
     address: Address.nullable(),
     deployedBlock: DecimalId.nullable(),
     capabilities: z.array(z.string()),
-    eip712Domain: z
-      .object({ name: z.string(), version: z.string(), chainId: DecimalId, verifyingContract: Address })
-      .nullable(),
+    eip712Domain: z.object({ name: z.string(), version: z.string(), chainId: DecimalId, verifyingContract: Address }).nullable(),
     status: z.enum(['live', 'unconfigured', 'unreachable']),
   })
   .openapi('ChainContract');
@@ -233,8 +247,15 @@ export const ChainContract = z
 // ---- chain-reader → fact-indexer (internal; not public routes) ----
 
 export const REGISTRY_EVENTS = [
-  'OwnershipTransferred', 'TemplateRegistered', 'PolicyRegistered', 'FactAsserted', 'AssertionChallenged',
-  'AssertionResolved', 'NonceInvalidated', 'BondCredited', 'BondWithdrawn',
+  'OwnershipTransferred',
+  'TemplateRegistered',
+  'PolicyRegistered',
+  'FactAsserted',
+  'AssertionChallenged',
+  'AssertionResolved',
+  'NonceInvalidated',
+  'BondCredited',
+  'BondWithdrawn',
 ] as const;
 export const RegistryEventName = z.enum(REGISTRY_EVENTS);
 
@@ -264,6 +285,11 @@ export const ChainLogsRequest = BlockRange.and(z.object({ fromLogIndex: z.number
  * split or reply size cap). When `nextLogIndex` is set, `toBlock` is covered
  * only up to that log index: ask again from there.
  */
-export const ChainLogsResponse = z.object({ fromBlock: DecimalId, toBlock: DecimalId, nextLogIndex: z.number().int().nonnegative().nullable(), events: z.array(ChainEvent) });
+export const ChainLogsResponse = z.object({
+  fromBlock: DecimalId,
+  toBlock: DecimalId,
+  nextLogIndex: z.number().int().nonnegative().nullable(),
+  events: z.array(ChainEvent),
+});
 export const MAX_HEADERS_PER_REQUEST = 200;
 export const ChainBlocksResponse = z.object({ blocks: z.array(ChainBlockHeader).max(MAX_HEADERS_PER_REQUEST) });

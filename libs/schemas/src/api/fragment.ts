@@ -13,8 +13,11 @@ export const RepoPath = z
   .string()
   .min(1)
   .max(4096)
-  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
-  .refine((p) => !/[\x00-\x1f\x7f]/.test(p) && !p.startsWith('/') && p.split('/').every((s) => s !== '' && s !== '.' && s !== '..'), 'invalid_repo_path');
+  .refine(
+    // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+    (p) => !/[\x00-\x1f\x7f]/.test(p) && !p.startsWith('/') && p.split('/').every((s) => s !== '' && s !== '.' && s !== '..'),
+    'invalid_repo_path',
+  );
 
 /**
  * `lineage.analysis.fragment`: lines `startLine..endLine` (1-based, inclusive) of one file at one side's pinned

@@ -12,7 +12,10 @@ import { initBare } from './remote-git';
  * the cache fits its byte budget.
  */
 export class RepoCache {
-  constructor(private readonly dir: string, private readonly maxBytes: number) {}
+  constructor(
+    private readonly dir: string,
+    private readonly maxBytes: number,
+  ) {}
 
   pathFor(url: string): string {
     return join(this.dir, `${createHash('sha256').update(url).digest('hex').slice(0, 32)}.git`);
@@ -24,7 +27,11 @@ export class RepoCache {
     const gitDir = this.pathFor(url);
     const lockTarget = `${gitDir}.lock-target`;
     if (!existsSync(lockTarget)) await writeFile(lockTarget, '');
-    const release = await lockfile.lock(lockTarget, { retries: { retries: 600, minTimeout: 200, maxTimeout: 1000 }, stale: 60_000, update: 10_000 });
+    const release = await lockfile.lock(lockTarget, {
+      retries: { retries: 600, minTimeout: 200, maxTimeout: 1000 },
+      stale: 60_000,
+      update: 10_000,
+    });
     try {
       if (!existsSync(join(gitDir, 'HEAD'))) await initBare(gitDir);
       const now = new Date();
@@ -42,7 +49,9 @@ export class RepoCache {
     const repos = await Promise.all(
       entries.map(async (name) => {
         const path = join(this.dir, name);
-        const used = await stat(`${path}.lock-target`).then((s) => s.mtimeMs).catch(() => 0);
+        const used = await stat(`${path}.lock-target`)
+          .then((s) => s.mtimeMs)
+          .catch(() => 0);
         return { path, used, bytes: await dirBytes(path) };
       }),
     );

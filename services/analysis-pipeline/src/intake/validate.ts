@@ -10,13 +10,20 @@ type Pinned = z.input<typeof analysisApi.PinnedRepository>;
 
 /** POST /repositories/validate: policy first (no connection), then pin each side against its remote. */
 export class Intake {
-  constructor(private readonly policy: RemotePolicy, readonly cache: RepoCache, private readonly timeoutMs: number) {}
+  constructor(
+    private readonly policy: RemotePolicy,
+    readonly cache: RepoCache,
+    private readonly timeoutMs: number,
+  ) {}
 
   async validate(input: Input): Promise<{ pair: { origin: Pinned; target: Pinned } }> {
     // Refuse on syntax and allowlist for both sides before touching the network.
     const o = checkRemoteSyntax(input.origin.url, this.policy, 'origin.url');
     const t = checkRemoteSyntax(input.target.url, this.policy, 'target.url');
-    if (o.url === t.url) throw new ApiError('VALIDATION_FAILED', 'Origin and target must be different repositories.', [{ path: 'target.url', issue: 'same_as_origin' }]);
+    if (o.url === t.url)
+      throw new ApiError('VALIDATION_FAILED', 'Origin and target must be different repositories.', [
+        { path: 'target.url', issue: 'same_as_origin' },
+      ]);
     const [origin, target] = await Promise.all([this.pin(input.origin, 'origin'), this.pin(input.target, 'target')]);
     return { pair: { origin, target } };
   }

@@ -27,14 +27,27 @@ export class MemoryChain implements ChainReads {
   /** Mine one block on top of the head; `events` are given their block's number, hash and timestamp. */
   push(branch: string, events: Omit<ChainEvent, 'blockNumber' | 'blockHash' | 'blockTimestamp'>[] = []): BlockHeader {
     const n = this.headers.length;
-    const header = { number: String(n), hash: blockHash(branch, n), parentHash: n === 0 ? blockHash(branch, 0) : this.headers[n - 1]!.hash, timestamp: String(1000 + n) };
+    const header = {
+      number: String(n),
+      hash: blockHash(branch, n),
+      parentHash: n === 0 ? blockHash(branch, 0) : this.headers[n - 1]!.hash,
+      timestamp: String(1000 + n),
+    };
     this.headers.push(header);
-    this.events.set(n, events.map((e) => ({ ...e, blockNumber: header.number, blockHash: header.hash, blockTimestamp: header.timestamp })));
+    this.events.set(
+      n,
+      events.map((e) => ({ ...e, blockNumber: header.number, blockHash: header.hash, blockTimestamp: header.timestamp })),
+    );
     return header;
   }
 
   /** Replace every block from `from` up with `count` blocks of `branch` (a reorg `height − from + 1` deep). */
-  reorg(from: number, branch: string, count: number, events: (n: number) => Omit<ChainEvent, 'blockNumber' | 'blockHash' | 'blockTimestamp'>[] = () => []): void {
+  reorg(
+    from: number,
+    branch: string,
+    count: number,
+    events: (n: number) => Omit<ChainEvent, 'blockNumber' | 'blockHash' | 'blockTimestamp'>[] = () => [],
+  ): void {
     for (let n = from; n <= this.height; n++) this.events.delete(n);
     this.headers.length = from;
     for (let i = 0; i < count; i++) this.push(branch, events(this.headers.length));
@@ -50,13 +63,24 @@ export class MemoryChain implements ChainReads {
   }
 
   async contract() {
-    return { name: 'LineageRegistry', capabilities: [], eip712Domain: null, chainId: '31337', address: REGISTRY, deployedBlock: '1', status: 'live' as const };
+    return {
+      name: 'LineageRegistry',
+      capabilities: [],
+      eip712Domain: null,
+      chainId: '31337',
+      address: REGISTRY,
+      deployedBlock: '1',
+      status: 'live' as const,
+    };
   }
 
   async heads() {
     const head = this.headers[this.height]!;
     const fin = this.headers[this.finalizedAt ?? Math.max(0, this.height - this.lag)]!;
-    return { latest: { number: head.number, hash: head.hash, timestamp: head.timestamp }, finalized: { number: fin.number, hash: fin.hash, timestamp: fin.timestamp } };
+    return {
+      latest: { number: head.number, hash: head.hash, timestamp: head.timestamp },
+      finalized: { number: fin.number, hash: fin.hash, timestamp: fin.timestamp },
+    };
   }
 
   async blocks(from: bigint, to: bigint): Promise<BlockHeader[]> {

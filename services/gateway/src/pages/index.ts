@@ -46,9 +46,11 @@ export function mountPages(app: Express, rt: ServiceRuntime, keys: ApiKeys, opts
       sendErrorPage(res, new ApiError('RATE_LIMITED', 'Too many requests; retry later.', undefined, { 'Retry-After': String(wait) }));
     });
   }
-  const page = (fn: (req: Request, res: Response) => Promise<void>): RequestHandler => (req, res) => {
-    fn(req, res).catch((err) => sendErrorPage(res, err));
-  };
+  const page =
+    (fn: (req: Request, res: Response) => Promise<void>): RequestHandler =>
+    (req, res) => {
+      fn(req, res).catch((err) => sendErrorPage(res, err));
+    };
   const parse = <S extends z.ZodType>(schema: S, value: unknown): z.output<S> => {
     const r = schema.safeParse(value);
     if (!r.success) throw validationError(r.error);
@@ -60,107 +62,168 @@ export function mountPages(app: Express, rt: ServiceRuntime, keys: ApiKeys, opts
     if (!serveAsset(req, res)) sendErrorPage(res, new ApiError('NOT_FOUND', 'No route matches this method and path.'));
   });
 
-  router.get('/', ...limited, page(async (_req, res) => sendPage(res, 200, homePage({ authRequired: keys.required }))));
+  router.get(
+    '/',
+    ...limited,
+    page(async (_req, res) => sendPage(res, 200, homePage({ authRequired: keys.required }))),
+  );
 
-  router.post('/analyses', ...limited, sameSite, form, page(async (req, res) => {
-    const b = (req.body ?? {}) as Record<string, unknown>;
-    const text = (k: string) => (typeof b[k] === 'string' ? (b[k] as string).trim() : undefined);
-    const side = (p: string) => ({ url: text(`${p}_url`) ?? '', ...(text(`${p}_ref`) ? { ref: text(`${p}_ref`) } : {}) });
-    const input = { origin: side('origin'), target: side('target') };
-    const checked = analysisApi.ValidateRequest.safeParse(input);
-    if (!checked.success) {
-      // The form again with what failed (field paths and issue names; never the values).
-      return sendPage(res, 400, homePage({ authRequired: keys.required, error: toWireError(validationError(checked.error)).wire }));
-    }
-    const apiKey = text('api_key');
-    const caller = { apiKeyHash: keys.authenticate(apiKey ? apiKey : null) };
-    const { pair } = await call(subjects.analysis.validate, input, res);
-    const out = await call(subjects.analysis.create, {
-      body: { pair: { origin: { url: pair.origin.url, commit: pair.origin.commit }, target: { url: pair.target.url, commit: pair.target.commit } } },
-      idempotencyKey: null,
-      caller,
-    }, res);
-    res.redirect(303, `/analyses/${out.analysis.id}`);
-  }));
-
-  router.get('/analyses/:id', ...limited, page(async (req, res) => {
-    const { id } = parse(analysisApi.AnalysisIdParams, { id: req.params.id });
-    noQuery(req);
-    const { analysis } = await call(subjects.analysis.get, { id }, res);
-    sendPage(res, 200, progressPage(analysis));
-  }));
-
-  router.get('/cases', ...limited, page(async (req, res) => {
-    const q = parse(casesApi.CaseListQuery, req.query);
-    const raw = req.query as Record<string, string>;
-    const list = await call(subjects.cases.list, q, res);
-    sendPage(res, 200, casesPage(list, { verdict: q.verdict, repository: q.repository, limit: raw.limit, cursor: q.cursor }));
-  }));
-
-  router.get('/search', ...limited, page(async (req, res) => {
-    if (Object.keys(req.query).length === 0) return sendPage(res, 200, searchPage(undefined, null));
-    const q = parse(casesApi.SearchQuery, req.query);
-    const results = await call(subjects.cases.search, q, res);
-    sendPage(res, 200, searchPage(q.q, results, (req.query as Record<string, string>).limit));
-  }));
-
-  router.get('/cases/:id', ...limited, page(async (req, res) => {
-    const { id } = parse(casesApi.CaseIdParams, { id: req.params.id });
-    const filters = parse(casesApi.EvidenceQuery, req.query);
-    const rawQuery = req.query as Record<string, string>;
-    const { case: report } = await call(subjects.cases.get, { id }, res);
-    const [evidence, history] = await Promise.all([
-      call(subjects.cases.evidence, { id, ...filters, limit: rawQuery.limit === undefined ? 50 : filters.limit }, res),
-      settle(call(subjects.cases.evidence, { id, layer: 'HISTORY', limit: 100 }, res)),
-    ]);
-    // The strongest items located on both sides, code first: their text from the pipeline's cache.
-    const located = report.highlights.filter((h) => h.origin && h.target);
-    const picked = [...located.filter((h) => h.layer === 'CODE'), ...located.filter((h) => h.layer !== 'CODE')].slice(0, FRAGMENTS);
-    const fragment = (item: (typeof picked)[number], side: 'origin' | 'target') => {
-      const l = item[side]!;
-      const from = Math.max(1, Math.max(1, l.startLine) - CONTEXT_LINES);
-      const to = Math.min(Math.max(from, l.endLine) + CONTEXT_LINES, from + fragmentApi.FRAGMENT_MAX_LINES - 1);
-      const req = { analysisId: report.analysisId, side, path: l.path, startLine: from, endLine: to };
-      if (!fragmentApi.FragmentRequest.safeParse(req).success) {
-        return Promise.resolve<Outcome<never>>({ ok: false, error: { code: 'VALIDATION_FAILED', message: 'The location cannot be read as a file path and line range.' } });
+  router.post(
+    '/analyses',
+    ...limited,
+    sameSite,
+    form,
+    page(async (req, res) => {
+      const b = (req.body ?? {}) as Record<string, unknown>;
+      const text = (k: string) => (typeof b[k] === 'string' ? (b[k] as string).trim() : undefined);
+      const side = (p: string) => ({ url: text(`${p}_url`) ?? '', ...(text(`${p}_ref`) ? { ref: text(`${p}_ref`) } : {}) });
+      const input = { origin: side('origin'), target: side('target') };
+      const checked = analysisApi.ValidateRequest.safeParse(input);
+      if (!checked.success) {
+        // The form again with what failed (field paths and issue names; never the values).
+        return sendPage(res, 400, homePage({ authRequired: keys.required, error: toWireError(validationError(checked.error)).wire }));
       }
-      return settle(call(subjects.analysis.fragment, req, res, OPTIONAL_TIMEOUT_MS));
-    };
-    const factKey = report.factKey;
-    const [fragments, projection, chain] = await Promise.all([
-      Promise.all(picked.map(async (item): Promise<SideBySide> => {
-        const [origin, target] = await Promise.all([fragment(item, 'origin'), fragment(item, 'target')]);
-        return { item, origin, target };
-      })),
-      // The API's own subject for `GET /facts/{factKey}`, once from the projection and once read from the chain.
-      factKey ? settle(call(subjects.facts.read, { factKey, source: 'projection' }, res, OPTIONAL_TIMEOUT_MS).then(projectionReply)) : Promise.resolve(null),
-      factKey ? settle(call(subjects.facts.read, { factKey, source: 'chain' }, res, OPTIONAL_TIMEOUT_MS).then(chainReply)) : Promise.resolve(null),
-    ]);
-    const base = opts.baseUrl ? opts.baseUrl.replace(/\/+$/, '') : `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-    sendPage(res, 200, casePage({
-      report,
-      evidence,
-      signals: history.ok ? history.value.items : [],
-      filters: { layer: filters.layer, strength: filters.strength, kind: filters.kind, path: filters.path, limit: rawQuery.limit, cursor: filters.cursor },
-      fragments,
-      fact: { projection, chain },
-      caseApiUrl: `${base}/api/v1/cases/${report.id}`,
-    }));
-  }));
+      const apiKey = text('api_key');
+      const caller = { apiKeyHash: keys.authenticate(apiKey ? apiKey : null) };
+      const { pair } = await call(subjects.analysis.validate, input, res);
+      const out = await call(
+        subjects.analysis.create,
+        {
+          body: {
+            pair: {
+              origin: { url: pair.origin.url, commit: pair.origin.commit },
+              target: { url: pair.target.url, commit: pair.target.commit },
+            },
+          },
+          idempotencyKey: null,
+          caller,
+        },
+        res,
+      );
+      res.redirect(303, `/analyses/${out.analysis.id}`);
+    }),
+  );
 
-  router.post('/cases/:id/challenge', ...limited, sameSite, form, page(async (req, res) => {
-    const { id } = parse(casesApi.CaseIdParams, { id: req.params.id });
-    const b = (req.body ?? {}) as Record<string, unknown>;
-    const body = {
-      challenger: b.challenger,
-      rationale: b.rationale,
-      ...(typeof b.evidenceDigest === 'string' && b.evidenceDigest !== '' ? { evidenceDigest: b.evidenceDigest } : {}),
-    };
-    const checked = casesApi.ChallengePreparationRequest.safeParse(body);
-    if (!checked.success) throw validationError(checked.error, ['body']);
-    const prep = await call(subjects.cases.challengePrepare, { id, body: checked.data }, res);
-    sendPage(res, 200, challengePage({ id }, prep));
-  }));
+  router.get(
+    '/analyses/:id',
+    ...limited,
+    page(async (req, res) => {
+      const { id } = parse(analysisApi.AnalysisIdParams, { id: req.params.id });
+      noQuery(req);
+      const { analysis } = await call(subjects.analysis.get, { id }, res);
+      sendPage(res, 200, progressPage(analysis));
+    }),
+  );
+
+  router.get(
+    '/cases',
+    ...limited,
+    page(async (req, res) => {
+      const q = parse(casesApi.CaseListQuery, req.query);
+      const raw = req.query as Record<string, string>;
+      const list = await call(subjects.cases.list, q, res);
+      sendPage(res, 200, casesPage(list, { verdict: q.verdict, repository: q.repository, limit: raw.limit, cursor: q.cursor }));
+    }),
+  );
+
+  router.get(
+    '/search',
+    ...limited,
+    page(async (req, res) => {
+      if (Object.keys(req.query).length === 0) return sendPage(res, 200, searchPage(undefined, null));
+      const q = parse(casesApi.SearchQuery, req.query);
+      const results = await call(subjects.cases.search, q, res);
+      sendPage(res, 200, searchPage(q.q, results, (req.query as Record<string, string>).limit));
+    }),
+  );
+
+  router.get(
+    '/cases/:id',
+    ...limited,
+    page(async (req, res) => {
+      const { id } = parse(casesApi.CaseIdParams, { id: req.params.id });
+      const filters = parse(casesApi.EvidenceQuery, req.query);
+      const rawQuery = req.query as Record<string, string>;
+      const { case: report } = await call(subjects.cases.get, { id }, res);
+      const [evidence, history] = await Promise.all([
+        call(subjects.cases.evidence, { id, ...filters, limit: rawQuery.limit === undefined ? 50 : filters.limit }, res),
+        settle(call(subjects.cases.evidence, { id, layer: 'HISTORY', limit: 100 }, res)),
+      ]);
+      // The strongest items located on both sides, code first: their text from the pipeline's cache.
+      const located = report.highlights.filter((h) => h.origin && h.target);
+      const picked = [...located.filter((h) => h.layer === 'CODE'), ...located.filter((h) => h.layer !== 'CODE')].slice(0, FRAGMENTS);
+      const fragment = (item: (typeof picked)[number], side: 'origin' | 'target') => {
+        const l = item[side]!;
+        const from = Math.max(1, Math.max(1, l.startLine) - CONTEXT_LINES);
+        const to = Math.min(Math.max(from, l.endLine) + CONTEXT_LINES, from + fragmentApi.FRAGMENT_MAX_LINES - 1);
+        const req = { analysisId: report.analysisId, side, path: l.path, startLine: from, endLine: to };
+        if (!fragmentApi.FragmentRequest.safeParse(req).success) {
+          return Promise.resolve<Outcome<never>>({
+            ok: false,
+            error: { code: 'VALIDATION_FAILED', message: 'The location cannot be read as a file path and line range.' },
+          });
+        }
+        return settle(call(subjects.analysis.fragment, req, res, OPTIONAL_TIMEOUT_MS));
+      };
+      const factKey = report.factKey;
+      const [fragments, projection, chain] = await Promise.all([
+        Promise.all(
+          picked.map(async (item): Promise<SideBySide> => {
+            const [origin, target] = await Promise.all([fragment(item, 'origin'), fragment(item, 'target')]);
+            return { item, origin, target };
+          }),
+        ),
+        // The API's own subject for `GET /facts/{factKey}`, once from the projection and once read from the chain.
+        factKey
+          ? settle(call(subjects.facts.read, { factKey, source: 'projection' }, res, OPTIONAL_TIMEOUT_MS).then(projectionReply))
+          : Promise.resolve(null),
+        factKey
+          ? settle(call(subjects.facts.read, { factKey, source: 'chain' }, res, OPTIONAL_TIMEOUT_MS).then(chainReply))
+          : Promise.resolve(null),
+      ]);
+      const base = opts.baseUrl ? opts.baseUrl.replace(/\/+$/, '') : `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+      sendPage(
+        res,
+        200,
+        casePage({
+          report,
+          evidence,
+          signals: history.ok ? history.value.items : [],
+          filters: {
+            layer: filters.layer,
+            strength: filters.strength,
+            kind: filters.kind,
+            path: filters.path,
+            limit: rawQuery.limit,
+            cursor: filters.cursor,
+          },
+          fragments,
+          fact: { projection, chain },
+          caseApiUrl: `${base}/api/v1/cases/${report.id}`,
+        }),
+      );
+    }),
+  );
+
+  router.post(
+    '/cases/:id/challenge',
+    ...limited,
+    sameSite,
+    form,
+    page(async (req, res) => {
+      const { id } = parse(casesApi.CaseIdParams, { id: req.params.id });
+      const b = (req.body ?? {}) as Record<string, unknown>;
+      const body = {
+        challenger: b.challenger,
+        rationale: b.rationale,
+        ...(typeof b.evidenceDigest === 'string' && b.evidenceDigest !== '' ? { evidenceDigest: b.evidenceDigest } : {}),
+      };
+      const checked = casesApi.ChallengePreparationRequest.safeParse(body);
+      if (!checked.success) throw validationError(checked.error, ['body']);
+      const prep = await call(subjects.cases.challengePrepare, { id, body: checked.data }, res);
+      sendPage(res, 200, challengePage({ id }, prep));
+    }),
+  );
 
   // A form post from another site is refused before anything is parsed.
   function sameSite(req: Request, res: Response, next: () => void): void {
@@ -175,15 +238,17 @@ export function mountPages(app: Express, rt: ServiceRuntime, keys: ApiKeys, opts
         cross = true;
       }
     }
-    if (cross) return sendErrorPage(res, new ApiError('FORBIDDEN', 'Forms are accepted from this site\'s own pages only.'));
+    if (cross) return sendErrorPage(res, new ApiError('FORBIDDEN', "Forms are accepted from this site's own pages only."));
     next();
   }
 
   // Body-parser's errors on a page route are pages too (the API's envelope is for /api).
   router.use((err: { type?: string; status?: number }, _req: Request, res: Response, next: (e?: unknown) => void) => {
     if (res.headersSent) return next(err);
-    if (err?.type === 'entity.too.large' || err?.type === 'parameters.too.many') return sendErrorPage(res, new ApiError('PAYLOAD_TOO_LARGE', 'The request body exceeds the size limit.'));
-    if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500) return sendErrorPage(res, new ApiError('VALIDATION_FAILED', 'The request could not be read.'));
+    if (err?.type === 'entity.too.large' || err?.type === 'parameters.too.many')
+      return sendErrorPage(res, new ApiError('PAYLOAD_TOO_LARGE', 'The request body exceeds the size limit.'));
+    if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500)
+      return sendErrorPage(res, new ApiError('VALIDATION_FAILED', 'The request could not be read.'));
     sendErrorPage(res, err);
   });
 
@@ -204,6 +269,13 @@ function chainReply(r: FactRead): Exclude<FactRead, { fact: unknown }> {
 
 function noQuery(req: Request): void {
   const keys = Object.keys(req.query ?? {});
-  if (keys.length) throw new ApiError('VALIDATION_FAILED', 'The request failed validation.', keys.filter((k) => /^[A-Za-z_$][A-Za-z0-9_$-]{0,63}$/.test(k)).slice(0, 10).map((k) => ({ path: k, issue: 'unrecognized_key' })));
+  if (keys.length)
+    throw new ApiError(
+      'VALIDATION_FAILED',
+      'The request failed validation.',
+      keys
+        .filter((k) => /^[A-Za-z_$][A-Za-z0-9_$-]{0,63}$/.test(k))
+        .slice(0, 10)
+        .map((k) => ({ path: k, issue: 'unrecognized_key' })),
+    );
 }
-

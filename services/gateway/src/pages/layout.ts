@@ -83,7 +83,8 @@ const TITLES: Partial<Record<ErrorCode, string>> = {
 export function sendErrorPage(res: Response, err: unknown): void {
   const { wire, internal } = toWireError(err);
   if (internal) loggerOf(res).error({ err }, 'unhandled error');
-  else if (wire.code === 'SERVICE_UNAVAILABLE' || wire.code === 'UPSTREAM_TIMEOUT') loggerOf(res).warn({ code: wire.code }, 'upstream problem');
+  else if (wire.code === 'SERVICE_UNAVAILABLE' || wire.code === 'UPSTREAM_TIMEOUT')
+    loggerOf(res).warn({ code: wire.code }, 'upstream problem');
   const headers = (err as { headers?: Record<string, string> }).headers;
   if (headers?.['Retry-After']) res.setHeader('Retry-After', headers['Retry-After']);
   const status = ERROR_STATUS[wire.code];

@@ -110,19 +110,21 @@ export function renderTimeline(data: TimelineData, anchors: { fork?: string; mat
   const xFork = fork ? x(fork.at!) : null;
 
   // Lane labels.
-  for (const s of ['origin', 'target'] as const) parts.push(html`<text class="lane-label" x="8" y="${G.lane[s] + 4}">${sideName(s)}</text>`);
+  for (const s of ['origin', 'target'] as const)
+    parts.push(html`<text class="lane-label" x="8" y="${G.lane[s] + 4}">${sideName(s)}</text>`);
   if (fork) parts.push(html`<text class="lane-label lane-shared" x="8" y="${G.lane.shared + 4}">Shared</text>`);
 
   if (fork && xFork !== null) {
-    const oldest = Math.min(
-      fork.at!,
-      ...(['origin', 'target'] as const).map((s) => data.sides[s].oldest?.at ?? fork.at!),
-    );
+    const oldest = Math.min(fork.at!, ...(['origin', 'target'] as const).map((s) => data.sides[s].oldest?.at ?? fork.at!));
     const xStart = x(oldest);
-    parts.push(html`<line class="shared-line" id="timeline-shared" x1="${xStart}" y1="${G.lane.shared}" x2="${xFork}" y2="${G.lane.shared}"><title>${
-      data.sharedCommits !== null ? `${plural(data.sharedCommits, 'commit')} in both histories` : 'history both repositories share'
-    }</title></line>`);
-    words.push(`The histories share ${data.sharedCommits !== null ? plural(data.sharedCommits, 'commit') : 'commits'} up to the fork point ${shortCommit(fork.commit)} (${day(fork.at)}).`);
+    parts.push(
+      html`<line class="shared-line" id="timeline-shared" x1="${xStart}" y1="${G.lane.shared}" x2="${xFork}" y2="${G.lane.shared}"><title>${
+        data.sharedCommits !== null ? `${plural(data.sharedCommits, 'commit')} in both histories` : 'history both repositories share'
+      }</title></line>`,
+    );
+    words.push(
+      `The histories share ${data.sharedCommits !== null ? plural(data.sharedCommits, 'commit') : 'commits'} up to the fork point ${shortCommit(fork.commit)} (${day(fork.at)}).`,
+    );
   }
 
   for (const s of ['origin', 'target'] as const) {
@@ -133,39 +135,58 @@ export function renderTimeline(data: TimelineData, anchors: { fork?: string; mat
     if (fork && xFork !== null) {
       const xe = Math.max(xEnd, xFork + 12);
       const mid = round(xFork + Math.min(24, (xe - xFork) / 2));
-      parts.push(html`<path class="branch branch-${s}" d="M ${xFork} ${G.lane.shared} C ${mid} ${G.lane.shared}, ${xFork} ${y}, ${mid} ${y} L ${xe} ${y}"/>`);
+      parts.push(
+        html`<path class="branch branch-${s}" d="M ${xFork} ${G.lane.shared} C ${mid} ${G.lane.shared}, ${xFork} ${y}, ${mid} ${y} L ${xe} ${y}"/>`,
+      );
       const after = fork.after[s];
       if (after !== null && after > 0) {
         const dots = Math.min(after, G.maxDots);
         const from = mid;
         const step = (xe - from) / (dots + 1);
-        for (let i = 1; i <= dots; i++) parts.push(html`<circle class="commit commit-${s}" cx="${round(from + step * i)}" cy="${y}" r="3"/>`);
+        for (let i = 1; i <= dots; i++)
+          parts.push(html`<circle class="commit commit-${s}" cx="${round(from + step * i)}" cy="${y}" r="3"/>`);
       }
-      words.push(`After it the ${s} made ${after !== null ? plural(after, 'commit') : 'an unknown number of commits'}, up to its pinned commit ${shortCommit(side.pinned?.commit ?? null)} (${day(pinnedAt)}).`);
-      parts.push(html`<text class="after-label" x="${xe + 10}" y="${y + 18}">${after !== null ? `${plural(after, 'commit')} after the fork` : ''}</text>`);
+      words.push(
+        `After it the ${s} made ${after !== null ? plural(after, 'commit') : 'an unknown number of commits'}, up to its pinned commit ${shortCommit(side.pinned?.commit ?? null)} (${day(pinnedAt)}).`,
+      );
+      parts.push(
+        html`<text class="after-label" x="${xe + 10}" y="${y + 18}">${after !== null ? `${plural(after, 'commit')} after the fork` : ''}</text>`,
+      );
     } else {
       const xs = side.oldest?.at !== null && side.oldest?.at !== undefined ? x(side.oldest.at) : G.left;
       parts.push(html`<line class="branch branch-${s}" x1="${xs}" y1="${y}" x2="${Math.max(xEnd, xs + 2)}" y2="${y}"/>`);
       if (side.oldest?.at !== null && side.oldest?.at !== undefined) {
-        parts.push(html`<circle class="oldest" cx="${xs}" cy="${y}" r="4"><title>${`oldest commit walked ${shortCommit(side.oldest.commit)}, ${day(side.oldest.at)}`}</title></circle>`);
+        parts.push(
+          html`<circle class="oldest" cx="${xs}" cy="${y}" r="4"><title>${`oldest commit walked ${shortCommit(side.oldest.commit)}, ${day(side.oldest.at)}`}</title></circle>`,
+        );
       }
-      words.push(`The ${s}'s history runs from ${day(side.oldest?.at ?? null)} to its pinned commit ${shortCommit(side.pinned?.commit ?? null)} (${day(pinnedAt)})${side.walked !== null ? `, ${plural(side.walked, 'commit')} walked` : ''}.`);
+      words.push(
+        `The ${s}'s history runs from ${day(side.oldest?.at ?? null)} to its pinned commit ${shortCommit(side.pinned?.commit ?? null)} (${day(pinnedAt)})${side.walked !== null ? `, ${plural(side.walked, 'commit')} walked` : ''}.`,
+      );
     }
-    parts.push(html`<circle class="pinned pinned-${s}" id="timeline-pinned-${s}" cx="${xEnd}" cy="${y}" r="7"><title>${`${sideName(s)}'s pinned commit ${shortCommit(side.pinned?.commit ?? null)}, ${day(pinnedAt)}`}</title></circle>`);
-    parts.push(html`<text class="pinned-label" x="${xEnd + 10}" y="${y + 4}">${`${shortCommit(side.pinned?.commit ?? null)} · ${day(pinnedAt)}`}</text>`);
+    parts.push(
+      html`<circle class="pinned pinned-${s}" id="timeline-pinned-${s}" cx="${xEnd}" cy="${y}" r="7"><title>${`${sideName(s)}'s pinned commit ${shortCommit(side.pinned?.commit ?? null)}, ${day(pinnedAt)}`}</title></circle>`,
+    );
+    parts.push(
+      html`<text class="pinned-label" x="${xEnd + 10}" y="${y + 4}">${`${shortCommit(side.pinned?.commit ?? null)} · ${day(pinnedAt)}`}</text>`,
+    );
   }
 
   if (fork && xFork !== null) {
     const fx = html`<circle class="fork" id="timeline-fork" cx="${xFork}" cy="${G.lane.shared}" r="8"><title>${`Fork point ${shortCommit(fork.commit)}, ${day(fork.at)}: the newest commit both histories hold`}</title></circle>`;
     parts.push(fx);
-    parts.push(html`<text class="fork-label" x="${xFork - 14}" y="${G.lane.shared - 14}" text-anchor="end">${`fork ${shortCommit(fork.commit)} · ${day(fork.at)}`}</text>`);
+    parts.push(
+      html`<text class="fork-label" x="${xFork - 14}" y="${G.lane.shared - 14}" text-anchor="end">${`fork ${shortCommit(fork.commit)} · ${day(fork.at)}`}</text>`,
+    );
   }
 
   // Where matched material first appears: the side that has it first more often.
   if (data.material && (data.material.origin > 0 || data.material.target > 0)) {
     const m = data.material;
     const first: Side | null = m.origin === m.target ? null : m.origin > m.target ? 'origin' : 'target';
-    words.push(`Matched material dated in both histories appears earlier in the origin ${m.origin} times and earlier in the target ${m.target} times.`);
+    words.push(
+      `Matched material dated in both histories appears earlier in the origin ${m.origin} times and earlier in the target ${m.target} times.`,
+    );
     if (first) {
       const y = G.lane[first];
       const xm = fork && xFork !== null ? round(xFork + 30) : G.left + 4;

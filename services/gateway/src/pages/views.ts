@@ -7,7 +7,18 @@ import { html, query, raw, safeHref, type Html } from './html';
 import { layout } from './layout';
 import { renderTimeline, timelineFrom } from './timeline';
 import {
-  CONFIDENCE_WORDS, DIRECTION_WORDS, LAYER_WORDS, SIGNALS, STAGE_WORDS, VERDICT_WORDS, day, isoTime, plural, repositoryName, shortCommit, visible,
+  CONFIDENCE_WORDS,
+  DIRECTION_WORDS,
+  LAYER_WORDS,
+  SIGNALS,
+  STAGE_WORDS,
+  VERDICT_WORDS,
+  day,
+  isoTime,
+  plural,
+  repositoryName,
+  shortCommit,
+  visible,
 } from './wording';
 
 type Analysis = z.infer<typeof analysisApi.Analysis>;
@@ -51,8 +62,12 @@ ${o.error ? formError(o.error) : ''}
 <p><label for="target-ref">Branch, tag or commit <span class="optional">(optional)</span></label>
 <input id="target-ref" name="target_ref" type="text" maxlength="255" autocomplete="off" spellcheck="false"></p>
 </fieldset>
-${o.authRequired ? html`<p><label for="api-key">API key</label>
-<input id="api-key" name="api_key" type="password" required maxlength="512" autocomplete="off"></p>` : ''}
+${
+  o.authRequired
+    ? html`<p><label for="api-key">API key</label>
+<input id="api-key" name="api_key" type="password" required maxlength="512" autocomplete="off"></p>`
+    : ''
+}
 <p><button type="submit">Pin both commits and analyse</button></p>
 </form>
 <p>The form goes through the same steps as the API: <code>POST /api/v1/repositories/validate</code>, then <code>POST /api/v1/analyses</code>. Finished comparisons are listed under <a href="/cases">Cases</a>.</p>`;
@@ -84,12 +99,14 @@ export function progressPage(a: Analysis): Html {
 <caption>Stages</caption>
 <thead><tr><th scope="col">Stage</th><th scope="col">State</th><th scope="col">Progress</th><th scope="col">Attempt</th></tr></thead>
 <tbody>
-${a.stages.map((s) => html`<tr id="stage-${s.name}" data-stage="${s.name}" class="stage-${s.state}">
+${a.stages.map(
+  (s) => html`<tr id="stage-${s.name}" data-stage="${s.name}" class="stage-${s.state}">
 <th scope="row">${STAGE_WORDS[s.name] ?? s.name}</th>
 <td class="stage-state">${s.state}</td>
 <td class="stage-progress">${stageProgress(s)}</td>
 <td class="stage-attempt">${s.attempt}</td>
-</tr>\n`)}</tbody>
+</tr>\n`,
+)}</tbody>
 </table>
 <p class="refresh"><a id="refresh-link" href="/analyses/${a.id}">Refresh this page</a>${TERMINAL.has(a.state) ? '' : html` <span class="hint" id="live-hint">(it updates by itself when JavaScript is on)</span>`}</p>
 </section>`;
@@ -102,9 +119,11 @@ export function stageProgress(s: Analysis['stages'][number]): string {
 }
 
 function resultLine(a: Analysis): Html {
-  if (a.caseId) return html`<p class="notice notice-ok">Finished: <a id="case-link" href="/cases/${a.caseId}">read case ${a.caseId}</a>.</p>`;
+  if (a.caseId)
+    return html`<p class="notice notice-ok">Finished: <a id="case-link" href="/cases/${a.caseId}">read case ${a.caseId}</a>.</p>`;
   if (a.state === 'completed') return html`<p class="notice">Finished; the case is being published. Refresh in a moment.</p>`;
-  if (a.state === 'failed') return html`<p class="notice notice-error">The analysis failed: <code class="error-code">${a.error?.code ?? 'unknown'}</code> ${a.error?.message ?? ''}</p>`;
+  if (a.state === 'failed')
+    return html`<p class="notice notice-error">The analysis failed: <code class="error-code">${a.error?.code ?? 'unknown'}</code> ${a.error?.message ?? ''}</p>`;
   if (a.state === 'cancelled') return html`<p class="notice notice-error">The analysis was cancelled.</p>`;
   return html``;
 }
@@ -121,11 +140,16 @@ const cardRow = (c: CaseCard, extra: Html | string = '') => html`<tr>
 <td>${day(c.createdAt)}</td>${extra}
 </tr>\n`;
 
-const cardHead = (extra = '') => html`<thead><tr><th scope="col">Case</th><th scope="col">Origin</th><th scope="col">Target</th><th scope="col">Verdict</th><th scope="col">Confidence</th><th scope="col">Direction</th><th scope="col">Created</th>${extra ? html`<th scope="col">${extra}</th>` : ''}</tr></thead>`;
+const cardHead = (extra = '') =>
+  html`<thead><tr><th scope="col">Case</th><th scope="col">Origin</th><th scope="col">Target</th><th scope="col">Verdict</th><th scope="col">Confidence</th><th scope="col">Direction</th><th scope="col">Created</th>${extra ? html`<th scope="col">${extra}</th>` : ''}</tr></thead>`;
 
 export function casesPage(list: CaseList, filters: { verdict?: string; repository?: string; limit?: string; cursor?: string }): Html {
-  const next = list.nextCursor ? `/cases${query({ verdict: filters.verdict, repository: filters.repository, limit: filters.limit, cursor: list.nextCursor })}` : null;
-  const first = filters.cursor ? `/cases${query({ verdict: filters.verdict, repository: filters.repository, limit: filters.limit })}` : null;
+  const next = list.nextCursor
+    ? `/cases${query({ verdict: filters.verdict, repository: filters.repository, limit: filters.limit, cursor: list.nextCursor })}`
+    : null;
+  const first = filters.cursor
+    ? `/cases${query({ verdict: filters.verdict, repository: filters.repository, limit: filters.limit })}`
+    : null;
   const body = html`<h1>Cases</h1>
 <form class="filters" method="get" action="/cases" role="search" aria-label="Filter cases">
 <p><label for="filter-verdict">Verdict</label>
@@ -136,12 +160,16 @@ ${VERDICTS.map((v) => html`<option value="${v}"${filters.verdict === v ? raw(' s
 <input id="filter-repository" name="repository" type="text" maxlength="512" value="${filters.repository ?? ''}" spellcheck="false"></p>
 <p><button type="submit">Filter</button></p>
 </form>
-${list.items.length === 0 ? html`<p class="empty">No cases${filters.verdict || filters.repository ? ' match these filters' : ' yet'}.</p>` : html`<table class="cases">
+${
+  list.items.length === 0
+    ? html`<p class="empty">No cases${filters.verdict || filters.repository ? ' match these filters' : ' yet'}.</p>`
+    : html`<table class="cases">
 <caption>${plural(list.items.length, 'case')} on this page</caption>
 ${cardHead()}
 <tbody>
 ${list.items.map((c) => cardRow(c))}</tbody>
-</table>`}
+</table>`
+}
 ${pager(first, next)}`;
   return layout({ title: 'Cases', nav: 'cases', body });
 }
@@ -162,14 +190,18 @@ export function searchPage(q: string | undefined, results: SearchResults | null,
 <input id="search-q" name="q" type="search" required maxlength="256" value="${q ?? ''}" spellcheck="false"></p>
 <p><button type="submit">Search</button></p>
 </form>
-${results === null ? html`<p class="hint">Search by case id (<code>42</code>), by verdict (<code>HEAVILY_DERIVED</code>) or by part of a repository URL (<code>github.com/owner</code>).</p>`
-  : results.items.length === 0 ? html`<p class="empty">No case matches.</p>`
-  : html`<table class="cases">
+${
+  results === null
+    ? html`<p class="hint">Search by case id (<code>42</code>), by verdict (<code>HEAVILY_DERIVED</code>) or by part of a repository URL (<code>github.com/owner</code>).</p>`
+    : results.items.length === 0
+      ? html`<p class="empty">No case matches.</p>`
+      : html`<table class="cases">
 <caption>${plural(results.items.length, 'result')} on this page</caption>
 ${cardHead('Matched on')}
 <tbody>
 ${results.items.map((h) => cardRow(h.case, html`<td>${h.matchedOn}</td>`))}</tbody>
-</table>`}
+</table>`
+}
 ${pager(null, next)}`;
   return layout({ title: q ? 'Search results' : 'Search', nav: 'search', body });
 }
@@ -241,21 +273,26 @@ ${r.layers.map((l) => html`<tr><th scope="row"><a href="${`/cases/${r.id}${query
 <section id="signals" aria-labelledby="signals-title">
 <h2 id="signals-title">Decisive signals</h2>
 <ul class="signals">
-${signalGroups.map((s) => html`<li id="signal-${s.key}" class="signal">
+${signalGroups.map(
+  (s) => html`<li id="signal-${s.key}" class="signal">
 <h3>${s.title}</h3>
 <p class="signal-plain">${s.plain}.</p>
 ${signalDetail(s.key, tl)}
-${s.items.length ? html`<ul class="signal-evidence">${s.items.map((i) => html`<li><a href="#${evidenceAnchor(i.id)}">${i.kind} (${i.strength.toLowerCase()})</a>: ${visible(i.detail)}</li>`)}</ul>`
-    : html`<p class="muted">No evidence of this kind was recorded.</p>`}
-</li>\n`)}</ul>
+${
+  s.items.length
+    ? html`<ul class="signal-evidence">${s.items.map((i) => html`<li><a href="#${evidenceAnchor(i.id)}">${i.kind} (${i.strength.toLowerCase()})</a>: ${visible(i.detail)}</li>`)}</ul>`
+    : html`<p class="muted">No evidence of this kind was recorded.</p>`
+}
+</li>\n`,
+)}</ul>
 </section>
 
 <section id="timeline" aria-labelledby="timeline-heading">
 <h2 id="timeline-heading">Lineage timeline</h2>
 ${renderTimeline(tl, {
-    fork: forkItems[0] ? `#${evidenceAnchor(forkItems[0].id)}` : undefined,
-    material: chronologyItems[0] ? `#${evidenceAnchor(chronologyItems[0].id)}` : undefined,
-  })}
+  fork: forkItems[0] ? `#${evidenceAnchor(forkItems[0].id)}` : undefined,
+  material: chronologyItems[0] ? `#${evidenceAnchor(chronologyItems[0].id)}` : undefined,
+})}
 <details><summary>Every dated fact the engine recorded</summary>
 <table class="chronology">
 <thead><tr><th scope="col">What</th><th scope="col">Side</th><th scope="col">Commit</th><th scope="col">When (UTC)</th><th scope="col">Detail</th></tr></thead>
@@ -276,9 +313,9 @@ ${d.fragments.length === 0 ? html`<p class="muted">No evidence item of this case
 ${facets(r.id, d.evidence, d.filters)}
 ${d.evidence.items.length === 0 ? html`<p class="empty">No evidence item matches these filters.</p>` : html`<ol class="evidence-list">${d.evidence.items.map(evidenceItem)}</ol>`}
 ${pager(
-    d.filters.cursor ? `/cases/${r.id}${query({ ...d.filters, cursor: undefined })}#evidence` : null,
-    d.evidence.nextCursor ? `/cases/${r.id}${query({ ...d.filters, cursor: d.evidence.nextCursor })}#evidence` : null,
-  )}
+  d.filters.cursor ? `/cases/${r.id}${query({ ...d.filters, cursor: undefined })}#evidence` : null,
+  d.evidence.nextCursor ? `/cases/${r.id}${query({ ...d.filters, cursor: d.evidence.nextCursor })}#evidence` : null,
+)}
 ${referenced.length ? html`<h3>Also referenced on this page</h3><ol class="evidence-list referenced">${referenced.map(evidenceItem)}</ol>` : ''}
 </section>
 
@@ -304,7 +341,8 @@ function signalDetail(key: string, tl: ReturnType<typeof timelineFrom>): Html | 
     return html`<p>Fork point <a href="#timeline-fork"><code>${shortCommit(tl.fork.commit)}</code></a>, ${day(tl.fork.at)}${tl.sharedCommits !== null ? `, after ${plural(tl.sharedCommits, 'shared commit')}` : ''}. After it the origin made ${tl.fork.after.origin ?? '?'} and the target ${tl.fork.after.target ?? '?'}.</p>`;
   }
   if (key === 'declarations' && tl.declaredBy) return html`<p>The ${tl.declaredBy} declares the other repository as its upstream.</p>`;
-  if (key === 'chronology' && tl.material) return html`<p>Matched material dated in both histories appears earlier in the origin ${tl.material.origin} times and earlier in the target ${tl.material.target} times.</p>`;
+  if (key === 'chronology' && tl.material)
+    return html`<p>Matched material dated in both histories appears earlier in the origin ${tl.material.origin} times and earlier in the target ${tl.material.target} times.</p>`;
   return '';
 }
 
@@ -328,8 +366,11 @@ function facets(caseId: string, page: EvidencePage, f: CasePageData['filters']):
     const entries = Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
     if (entries.length === 0) return html``;
     return html`<div class="facet"><h3>${label}</h3><ul>
-${entries.map(([v, n]) => k === 'language' ? html`<li>${v} <span class="count">${n}</span></li>`
-    : html`<li><a href="${`/cases/${caseId}${query({ ...f, cursor: undefined, [k]: active(k, v) ? undefined : v })}#evidence`}"${active(k, v) ? raw(' aria-current="true" class="active"') : ''}>${v}</a> <span class="count">${n}</span></li>\n`)}</ul></div>`;
+${entries.map(([v, n]) =>
+  k === 'language'
+    ? html`<li>${v} <span class="count">${n}</span></li>`
+    : html`<li><a href="${`/cases/${caseId}${query({ ...f, cursor: undefined, [k]: active(k, v) ? undefined : v })}#evidence`}"${active(k, v) ? raw(' aria-current="true" class="active"') : ''}>${v}</a> <span class="count">${n}</span></li>\n`,
+)}</ul></div>`;
   };
   const any = f.layer || f.strength || f.kind || f.path;
   return html`<div class="facets" aria-label="Filter the evidence">
@@ -354,7 +395,12 @@ function sideBySide(s: SideBySide, n: number): Html {
     const f = s[side];
     const r = ranges[side];
     if (!f?.ok || !r) return new Set<string>();
-    return new Set(f.value.lines.filter((_, k) => f.value.startLine + k >= r.from && f.value.startLine + k <= r.to).map((t) => t.trim()).filter((t) => t.length > 0));
+    return new Set(
+      f.value.lines
+        .filter((_, k) => f.value.startLine + k >= r.from && f.value.startLine + k <= r.to)
+        .map((t) => t.trim())
+        .filter((t) => t.length > 0),
+    );
   };
   const shared = { origin: texts('target'), target: texts('origin') };
   const pane = (side: 'origin' | 'target') => {
@@ -364,9 +410,10 @@ function sideBySide(s: SideBySide, n: number): Html {
     const caption = html`<figcaption><span class="side">${side}</span> <code class="loc">${visible(l.path)}:${l.startLine}-${l.endLine}</code></figcaption>`;
     if (!f) return html`<figure class="code code-${side}">${caption}<p class="muted">Not read.</p></figure>`;
     if (!f.ok) {
-      const why = f.error.code === 'REPOSITORY_NOT_CACHED'
-        ? `The ${side} repository is no longer in the analysis pipeline's cache, so its text cannot be shown here; the location above is exact.`
-        : f.error.message;
+      const why =
+        f.error.code === 'REPOSITORY_NOT_CACHED'
+          ? `The ${side} repository is no longer in the analysis pipeline's cache, so its text cannot be shown here; the location above is exact.`
+          : f.error.message;
       return html`<figure class="code code-${side}">${caption}<p class="notice notice-error fragment-error">${why} <code class="error-code">${f.error.code}</code></p></figure>`;
     }
     const v = f.value;
@@ -393,9 +440,11 @@ ${pane('target')}
 }
 
 function factView(label: string, v: FactView | null, extra?: Html): Html {
-  return html`<tr><th scope="row">${label}</th>${v
-    ? html`<td>${v.outcome}</td><td>${v.status}</td><td>${v.assertionId}</td><td><code title="${v.manifestHash}">${v.manifestHash.slice(0, 18)}…</code></td><td>${v.blockNumber}</td>`
-    : html`<td colspan="5">none</td>`}${extra ?? html`<td></td>`}</tr>`;
+  return html`<tr><th scope="row">${label}</th>${
+    v
+      ? html`<td>${v.outcome}</td><td>${v.status}</td><td>${v.assertionId}</td><td><code title="${v.manifestHash}">${v.manifestHash.slice(0, 18)}…</code></td><td>${v.blockNumber}</td>`
+      : html`<td colspan="5">none</td>`
+  }${extra ?? html`<td></td>`}</tr>`;
 }
 
 function factSection(r: CaseReport, f: CasePageData['fact']): Html {
@@ -416,16 +465,20 @@ function factSection(r: CaseReport, f: CasePageData['fact']): Html {
     const c = f.chain;
     chain = c.ok
       ? html`<h3>Read from the chain</h3>${table([
-        factView('canonical (finalized)', c.value.canonical, html`<td>${c.value.comparison.canonical.matches ? 'yes' : 'no'}</td>`),
-        factView('latest', c.value.latest, html`<td>${c.value.comparison.latest.matches ? 'yes' : 'no'}</td>`),
-      ])}`
+          factView('canonical (finalized)', c.value.canonical, html`<td>${c.value.comparison.canonical.matches ? 'yes' : 'no'}</td>`),
+          factView('latest', c.value.latest, html`<td>${c.value.comparison.latest.matches ? 'yes' : 'no'}</td>`),
+        ])}`
       : unavailable(c, 'The chain');
   }
-  const matches = (v: FactView | null | undefined) => (v ? (v.manifestHash === r.manifestHash ? 'matches this case\'s manifest hash' : 'differs from this case\'s manifest hash') : '');
+  const matches = (v: FactView | null | undefined) =>
+    v ? (v.manifestHash === r.manifestHash ? "matches this case's manifest hash" : "differs from this case's manifest hash") : '';
   const canonical = f.projection?.ok ? f.projection.value.fact.canonical : null;
   return html`<section id="fact" aria-labelledby="fact-title">
 <h2 id="fact-title">On-chain fact</h2>
-${r.factKey === null ? html`<p class="muted">This case has no fact key.</p>` : html`<p>Fact key <code id="fact-key">${r.factKey}</code>. <a href="/api/v1/facts/${r.factKey}">As JSON</a> · <a href="/api/v1/facts/${r.factKey}?source=chain">read from the chain</a>${canonical ? html`. The canonical assertion ${matches(canonical)}.` : ''}</p>
+${
+  r.factKey === null
+    ? html`<p class="muted">This case has no fact key.</p>`
+    : html`<p>Fact key <code id="fact-key">${r.factKey}</code>. <a href="/api/v1/facts/${r.factKey}">As JSON</a> · <a href="/api/v1/facts/${r.factKey}?source=chain">read from the chain</a>${canonical ? html`. The canonical assertion ${matches(canonical)}.` : ''}</p>
 ${projection}
 ${chain}
 <h3>Challenge this fact</h3>
@@ -439,7 +492,8 @@ ${chain}
 <input id="evidence-digest" name="evidenceDigest" type="text" pattern="0x[0-9a-f]{64}" maxlength="66" autocomplete="off" spellcheck="false"></p>
 <p><button type="submit" id="challenge-prepare">Prepare the challenge</button> <button type="button" id="wallet-sign" hidden>Prepare and sign with my wallet</button></p>
 </form>
-<div id="challenge-output" aria-live="polite"></div>`}
+<div id="challenge-output" aria-live="polite"></div>`
+}
 </section>`;
 }
 
@@ -450,4 +504,3 @@ export function challengePage(r: { id: string }, prep: ChallengePreparation): Ht
 <p><a href="/cases/${r.id}#fact">Back to case ${r.id}</a></p>`;
   return layout({ title: `Challenge case ${r.id}`, nav: 'cases', body });
 }
-

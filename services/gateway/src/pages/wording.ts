@@ -27,11 +27,26 @@ export const CONFIDENCE_WORDS: Record<string, string> = {
  * libs/engine/src/compare): a signal on the page links to these items in the evidence list.
  */
 export const SIGNALS: { key: string; title: string; plain: string; kinds: string[] }[] = [
-  { key: 'fork', title: 'Fork point', plain: 'the newest commit both histories hold, and the commits each side made after it', kinds: ['SHARED_COMMITS', 'PINNED_COMMIT_IN_OTHER_HISTORY'] },
+  {
+    key: 'fork',
+    title: 'Fork point',
+    plain: 'the newest commit both histories hold, and the commits each side made after it',
+    kinds: ['SHARED_COMMITS', 'PINNED_COMMIT_IN_OTHER_HISTORY'],
+  },
   { key: 'identity', title: 'Identity', plain: "who kept the shared project's names", kinds: ['IDENTITY_KEPT'] },
   { key: 'maintainers', title: 'Maintainer continuity', plain: 'who continued the pre-fork authors', kinds: ['MAINTAINERS_CONTINUED'] },
-  { key: 'declarations', title: 'Declarations', plain: 'a declaration of descent, or the original pointing at its successor', kinds: ['DECLARED_UPSTREAM', 'SUCCESSOR_NAMED'] },
-  { key: 'chronology', title: 'Chronology', plain: 'merges that pull from the common line, and which side had matched material first', kinds: ['SYNC_MERGES', 'POST_FORK_CHRONOLOGY'] },
+  {
+    key: 'declarations',
+    title: 'Declarations',
+    plain: 'a declaration of descent, or the original pointing at its successor',
+    kinds: ['DECLARED_UPSTREAM', 'SUCCESSOR_NAMED'],
+  },
+  {
+    key: 'chronology',
+    title: 'Chronology',
+    plain: 'merges that pull from the common line, and which side had matched material first',
+    kinds: ['SYNC_MERGES', 'POST_FORK_CHRONOLOGY'],
+  },
 ];
 
 export const LAYER_WORDS: Record<string, string> = {
@@ -59,7 +74,7 @@ export const shortCommit = (c: string | null | undefined): string => (c ? c.slic
 
 /** A Unix time (seconds, number or decimal string) as an ISO date (UTC); `unknown` when absent. */
 export function day(t: number | string | null | undefined): string {
-  const n = typeof t === 'string' ? (/^[0-9]{1,16}$/.test(t) ? Number(t) : NaN) : t ?? NaN;
+  const n = typeof t === 'string' ? (/^[0-9]{1,16}$/.test(t) ? Number(t) : NaN) : (t ?? NaN);
   if (!Number.isFinite(n)) return 'unknown';
   const d = new Date(n * 1000);
   return Number.isNaN(d.getTime()) ? 'unknown' : d.toISOString().slice(0, 10);
@@ -77,8 +92,11 @@ export function isoTime(t: string | null | undefined): string {
  * line of code cannot reorder what a reader sees (as the CLI does for terminals). Escaping for HTML comes after.
  */
 export function visible(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  return s.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`,
+  );
 }
 
 /** `owner/name` for forge URLs, the URL otherwise (as the case summary names repositories). */
