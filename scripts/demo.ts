@@ -100,6 +100,7 @@ async function main(): Promise<void> {
       await sleep(500);
     }
     say('6. Look around:');
+    say(`   page      ${API.replace(/\/api\/v1$/, '')}/cases/${report.id}   (the case page: timeline, side by side, the fact)`);
     say(`   case      ${API}/cases/${report.id}`);
     say(`   evidence  ${API}/cases/${report.id}/evidence?layer=CODE&limit=5`);
     say(`   manifest  ${API}/analyses/${id}/manifest`);

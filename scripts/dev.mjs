@@ -184,6 +184,7 @@ async function main() {
   log('all services ready');
   const host = probeHost;
   log(`  API        http://${host}:${portBase}/api/v1   (OpenAPI: http://${host}:${portBase}/api/v1/openapi.json)`);
+  log(`  Pages      http://${host}:${portBase}/   (cases: http://${host}:${portBase}/cases)`);
   for (const s of services) log(`  ${s.name.padEnd(18)} http://${host}:${s.port}/health  /ready  /metrics`);
   log(`  chain      ${rpcUrl}${chainEnv.REGISTRY_ADDRESS ? `  registry ${chainEnv.REGISTRY_ADDRESS}` : ''}`);
   log('Ctrl-C stops everything.');

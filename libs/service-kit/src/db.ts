@@ -132,6 +132,8 @@ export async function preparedQuery<R>(db: Knex, text: string, values: readonly 
     name = `lineage_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
     statementNames.set(text, name);
   }
+  // knex has no public call for a named statement; acquire/release on its client is what its own transactions use,
+  // and a second pg pool beside knex's would double the connections each replica holds.
   const client = db.client as { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): Promise<unknown> };
   // The same event knex emits for its own queries (query logging, and the plan tests that EXPLAIN them).
   db.emit('query', { sql: text, bindings: values, prepared: true });

@@ -83,11 +83,11 @@ export class AnalysisRepository {
   }): Promise<AnalysisRow | 'full' | null> {
     const t = now();
     return this.db.transaction(async (trx) => {
+      // Raw: a function call, which the builder cannot express. Serialises the count and the insert below.
       await trx.raw('SELECT pg_advisory_xact_lock(?)', [QUEUE_BOUND_LOCK]);
-      const { rows } = (await trx.raw(
-        `SELECT count(*)::int AS n FROM ${SCHEMA}.analyses WHERE state IN ('queued', 'running', 'cancelling')`,
-      )) as { rows: { n: number }[] };
-      if (rows[0]!.n >= a.maxActive) return 'full' as const;
+      const active = (await this.table(trx).whereIn('state', ACTIVE_STATES).first(trx.raw('count(*)::int AS n'))) as { n: number };
+      if (active.n >= a.maxActive) return 'full' as const;
+      // Raw: ON CONFLICT on a partial unique index needs its predicate, which knex's onConflict cannot carry.
       const res = (await trx.raw(
         `INSERT INTO ${SCHEMA}.analyses (origin_url, origin_commit, target_url, target_commit, engine_version, state, stages, cancel_token_hash, api_key_hash, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, 'queued', ?::jsonb, ?, ?, ?, ?)
@@ -135,12 +135,15 @@ export class AnalysisRepository {
    */
   async sweepUnpublished(createdBefore: number, batch: number, publish: (id: string) => Promise<void>): Promise<number> {
     return this.db.transaction(async (trx) => {
-      const { rows } = (await trx.raw(
-        `SELECT id FROM ${SCHEMA}.analyses
-         WHERE state = 'queued' AND job_published_at IS NULL AND created_at <= ?
-         ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`,
-        [createdBefore, batch],
-      )) as { rows: { id: string }[] };
+      const rows = (await this.table(trx)
+        .select('id')
+        .where('state', 'queued')
+        .whereNull('job_published_at')
+        .where('created_at', '<=', createdBefore)
+        .orderBy('id')
+        .limit(batch)
+        .forUpdate()
+        .skipLocked()) as { id: string }[];
       for (const { id } of rows) {
         await publish(String(id));
         await this.markJobPublished(id, trx);
@@ -151,9 +154,10 @@ export class AnalysisRepository {
 
   /** Active analyses by state (what the queue bound counts). */
   async activeCounts(): Promise<Record<(typeof ACTIVE_STATES)[number], number>> {
-    const { rows } = (await this.db.raw(
-      `SELECT state, count(*)::int AS n FROM ${SCHEMA}.analyses WHERE state IN ('queued', 'running', 'cancelling') GROUP BY state`,
-    )) as { rows: { state: string; n: number }[] };
+    const rows = (await this.table()
+      .select('state', this.db.raw('count(*)::int AS n'))
+      .whereIn('state', ACTIVE_STATES)
+      .groupBy('state')) as { state: string; n: number }[];
     const n = (s: string) => rows.find((r) => r.state === s)?.n ?? 0;
     return { queued: n('queued'), running: n('running'), cancelling: n('cancelling') };
   }
