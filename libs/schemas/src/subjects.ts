@@ -81,16 +81,18 @@ export const subjects = {
     ),
     search: def('lineage.cases.search', 'case-store', C.SearchQuery, C.SearchResults),
   },
+  // The chain's shapes first: the projection's objects are not strict, so they would also accept a chain reply
+  // (an empty page, say) and strip its `source`.
   facts: {
     /** `GET /facts/{factKey}`: the projection's view, or with `source=chain` direct reads compared with it. */
     read: def(
       'lineage.facts.read',
       'fact-indexer',
       F.FactKeyParams.extend(F.FactGetQuery.shape),
-      z.union([F.FactResponse, F.ChainFactResponse]),
+      z.union([F.ChainFactResponse, F.FactResponse]),
     ),
     /** `GET /facts`: the projection's page, or with `source=chain` each fact read from the chain at its finalized block. */
-    readList: def('lineage.facts.read-list', 'fact-indexer', F.FactListQuery, z.union([F.FactList, F.ChainFactList])),
+    readList: def('lineage.facts.read-list', 'fact-indexer', F.FactListQuery, z.union([F.ChainFactList, F.FactList])),
     get: def('lineage.facts.get', 'fact-indexer', F.FactKeyParams.extend({ minBlock: DecimalId.optional() }), F.FactResponse),
     list: def('lineage.facts.list', 'fact-indexer', F.FactListQuery, F.FactList),
     // Served for gateways older than `read`/`readList` during a rolling upgrade; nothing in this version sends them.

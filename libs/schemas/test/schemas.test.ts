@@ -12,6 +12,7 @@ import {
   documentedStatuses,
   findRoute,
   ERROR_STATUS,
+  subjects,
 } from '../src';
 
 const SECRET = 'unique-secret-value-93f1';
@@ -118,6 +119,17 @@ describe('pagination and identifiers', () => {
     for (const ok of ['main', 'v1.2.0', 'feature/x', 'a'.repeat(40)]) expect(analysisApi.GitRef.safeParse(ok).success).toBe(true);
     for (const bad of ['--upload-pack=x', 'a..b', 'x@{1}', 'a b', 'a\nb', ''])
       expect(analysisApi.GitRef.safeParse(bad).success).toBe(false);
+  });
+});
+
+describe('facts.read / read-list replies', () => {
+  const meta = { indexedBlock: '10', finalizedBlock: '8', lagBlocks: '0', halted: false };
+  it('an empty page read from the chain keeps its source (the projection shape would also take it)', () => {
+    const reply = subjects.facts.readList.response.parse({ source: 'chain', items: [], nextCursor: null, meta });
+    expect(reply).toMatchObject({ source: 'chain' });
+  });
+  it('a projection page parses as one', () => {
+    expect(subjects.facts.readList.response.parse({ items: [], nextCursor: null, meta })).not.toHaveProperty('source');
   });
 });
 
