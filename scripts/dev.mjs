@@ -103,7 +103,8 @@ async function stop(code = 0) {
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
-async function waitReady(port, name, timeoutMs = 60_000) {
+// Generous: five services start at once on two cores, beside whatever else the machine runs.
+async function waitReady(port, name, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {

@@ -40,6 +40,13 @@ function listenAddresses(port: number): string[] {
 const pids = (out: string, name: string): number[] =>
   [...out.matchAll(new RegExp(`\\[dev\\] ${name} started \\(pid (\\d+)\\)`, 'g'))].map((m) => Number(m[1]));
 
+/** dev.mjs's own lines (what it started, and why it gave up): the services' logs would push them out of a tail. */
+const devLines = (out: string): string =>
+  out
+    .split('\n')
+    .filter((l) => l.startsWith('[dev]'))
+    .join('\n');
+
 let nats: Awaited<ReturnType<typeof startNats>>;
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let dev: Proc;
@@ -64,10 +71,10 @@ beforeAll(async () => {
   await waitFor(
     'the dev stack',
     async () => {
-      if (dev.child.exitCode !== null) throw new Error(`dev exited: ${dev.output().slice(-2000)}`);
+      if (dev.child.exitCode !== null) throw new Error(`dev exited: ${devLines(dev.output())}\n…\n${dev.output().slice(-1000)}`);
       return dev.output().includes('[dev] all services ready');
     },
-    120_000,
+    150_000,
     250,
   );
 });
