@@ -76,9 +76,11 @@ export async function migrate(db: Knex, schema: string, migrations: Migration[],
 export function isMigrationRace(e: unknown): boolean {
   const err = e as { message?: string; code?: string };
   if (typeof err?.message === 'string' && err.message.includes('Migration table is already locked')) return true;
-  // 42P07 duplicate_table, 42P06 duplicate_schema, 23505 unique_violation (concurrent CREATE … IF NOT EXISTS on the catalogs)
+  // 42P07 duplicate_table, 42710 duplicate_object (the table's row type, created a moment before by another runner),
+  // 42P06 duplicate_schema, 23505 unique_violation (concurrent CREATE … IF NOT EXISTS on the catalogs)
   return (
     err?.code === '42P07' ||
+    err?.code === '42710' ||
     err?.code === '42P06' ||
     (err?.code === '23505' && /pg_namespace|pg_type|pg_class/.test(String((e as { constraint?: string }).constraint ?? err.message)))
   );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   ApiError,
+  isMigrationRace,
   ConfigError,
   CursorCodec,
   Readiness,
@@ -136,5 +137,13 @@ describe('request ids', () => {
     expect(acceptRequestId('has space')).toMatch(/^[0-9a-f-]{36}$/);
     expect(acceptRequestId('x'.repeat(129))).toMatch(/^[0-9a-f-]{36}$/);
     expect(acceptRequestId(undefined)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('isMigrationRace', () => {
+  it('counts another runner creating the same catalog objects a moment before, and nothing else', () => {
+    for (const code of ['42P07', '42710', '42P06']) expect(isMigrationRace({ code, message: 'already exists' })).toBe(true);
+    expect(isMigrationRace({ code: '42601', message: 'syntax error' })).toBe(false);
+    expect(isMigrationRace({ code: '23505', constraint: 'cases_pkey', message: 'duplicate key' })).toBe(false);
   });
 });
