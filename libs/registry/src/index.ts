@@ -59,7 +59,7 @@ export {
 } from './deploy';
 export { localClients } from './clients';
 export { startAnvil, anvilBinary, type AnvilOptions, type AnvilHandle } from './anvil';
-export { devAccounts, devAccount, DEV_MNEMONIC, type DevAccount } from './dev-accounts';
+export { devAccounts, devAccount, DEV_ACCOUNT_COUNT, DEV_MNEMONIC, type DevAccount } from './dev-accounts';
 export { deployDev, assertDev, type DevDeployment, type AssertDevInput } from './dev';
 export { readRegistryDomain } from './domain';
 export { readFact, type ChainFact, type ReadFactInput } from './read';

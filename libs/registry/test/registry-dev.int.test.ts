@@ -3,6 +3,8 @@ import {
   assertDev,
   buildChallengeTypedData,
   deployDev,
+  DEV_ACCOUNT_COUNT,
+  devAccount,
   devAccounts,
   factKeyOf,
   lineageFactKey,
@@ -24,7 +26,7 @@ afterAll(async () => {
 
 test('startAnvil answers on loopback; with slotsInAnEpoch 1 the finalized block trails the head by two', async () => {
   expect(anvil.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-  const { publicClient } = localClients(anvil.rpcUrl, devAccounts[0]!.privateKey);
+  const { publicClient } = localClients(anvil.rpcUrl, devAccount(0).privateKey);
   expect(await publicClient.getChainId()).toBe(anvil.chainId);
   await publicClient.request({ method: 'anvil_mine' as never, params: ['0x5'] as never });
   const head = await publicClient.getBlockNumber();
@@ -34,15 +36,15 @@ test('startAnvil answers on loopback; with slotsInAnEpoch 1 the finalized block 
 });
 
 test("devAccounts are anvil's funded development accounts", async () => {
-  const { publicClient } = localClients(anvil.rpcUrl, devAccounts[0]!.privateKey);
+  const { publicClient } = localClients(anvil.rpcUrl, devAccount(0).privateKey);
   const res = await fetch(anvil.rpcUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_accounts', params: [] }),
   });
   const nodeAccounts = ((await res.json()) as { result: string[] }).result;
-  expect(nodeAccounts.slice(0, devAccounts.length).map((a) => a.toLowerCase())).toEqual(devAccounts.map((a) => a.address.toLowerCase()));
-  const balance = await publicClient.getBalance({ address: devAccounts[5]!.address });
+  expect(nodeAccounts.slice(0, DEV_ACCOUNT_COUNT).map((a) => a.toLowerCase())).toEqual(devAccounts().map((a) => a.address.toLowerCase()));
+  const balance = await publicClient.getBalance({ address: devAccount(5).address });
   expect(Number(formatEther(balance))).toBeGreaterThan(1000);
 });
 
@@ -50,7 +52,7 @@ test('deployDev deploys, registers the defaults and assertDev asserts a pair', a
   const deployed = await deployDev(anvil.rpcUrl);
   expect(isAddress(deployed.address, { strict: true })).toBe(true);
   expect(deployed).toMatchObject({ chainId: 31337, templateId: 1n, policyId: 1n });
-  const { publicClient } = localClients(anvil.rpcUrl, devAccounts[0]!.privateKey);
+  const { publicClient } = localClients(anvil.rpcUrl, devAccount(0).privateKey);
   const code = await publicClient.getCode({ address: deployed.address, blockNumber: deployed.deployedBlock });
   expect(code && code.length > 2).toBe(true);
 

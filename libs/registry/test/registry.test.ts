@@ -1,5 +1,5 @@
 import { concat, encodeAbiParameters, keccak256, stringToBytes, type Hex } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import {
   ASSERTION_STATUSES,
   DEV_MNEMONIC,
@@ -12,6 +12,8 @@ import {
   challengeDigest,
   challengeTypedDataToJson,
   commitToBytes20,
+  DEV_ACCOUNT_COUNT,
+  devAccount,
   devAccounts,
   factKeyOf,
   factKeyOfDecimal,
@@ -259,10 +261,16 @@ describe('generated artefacts and dev accounts', () => {
     expect(registryBytecode).toMatch(/^0x[0-9a-f]{2000,}$/);
   });
 
-  test('devAccounts are derived from the published anvil mnemonic', () => {
-    devAccounts.forEach((account, index) => {
-      expect(mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index }).address).toBe(account.address);
-    });
+  test("devAccounts are anvil's published development accounts, derived on demand", () => {
+    // The first two addresses and the first key as Foundry's anvil prints them at start-up (public development values).
+    expect(devAccount(0).address).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
+    expect(devAccount(1).address).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+    for (let i = 0; i < DEV_ACCOUNT_COUNT; i++) expect(privateKeyToAccount(devAccount(i).privateKey).address).toBe(devAccount(i).address);
+    expect(devAccounts().map((a) => a.address)).toEqual(
+      Array.from({ length: DEV_ACCOUNT_COUNT }, (_, i) => mnemonicToAccount(DEV_MNEMONIC, { addressIndex: i }).address),
+    );
+    expect(devAccount(3)).toBe(devAccount(3));
+    expect(() => devAccount(DEV_ACCOUNT_COUNT)).toThrow(RangeError);
   });
 
   test('policyFamily pads a name to bytes32 and bounds it', () => {

@@ -18,6 +18,7 @@ import {
 import { foundry } from 'viem/chains';
 import {
   deployRegistry,
+  devAccount,
   devAccounts,
   localClients,
   registerLineageDefaults,
@@ -61,7 +62,7 @@ export interface RegistryTestChain {
 export async function startRegistryChain(): Promise<RegistryTestChain> {
   const anvil = await startAnvil({ slotsInAnEpoch: 1 });
   try {
-    const clients = devAccounts.map((a) => localClients(anvil.rpcUrl, a.privateKey));
+    const clients = devAccounts().map((a) => localClients(anvil.rpcUrl, a.privateKey));
     const first = clients[0]!;
     const publicClient = first.publicClient;
     const wallets = clients.map((c) => c.walletClient);
@@ -91,9 +92,7 @@ export async function startRegistryChain(): Promise<RegistryTestChain> {
       templateId: defaults.templateId,
       policyId: defaults.policyId,
       addr: (index) => {
-        const account = devAccounts[index];
-        if (!account) throw new RangeError(`no dev account ${index}`);
-        return account.address;
+        return devAccount(index).address;
       },
       write,
       now: async () => (await publicClient.getBlock()).timestamp,
