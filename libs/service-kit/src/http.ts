@@ -109,20 +109,28 @@ export function sendError(res: Response, err: unknown): void {
 export function finishHttpApp(app: Express): void {
   const notFound: RequestHandler = (_req, res) => sendError(res, new ApiError('NOT_FOUND', 'No route matches this method and path.'));
   app.use(notFound);
-  const onError: ErrorRequestHandler = (err: { type?: string; status?: number }, _req, res, _next) => {
+  const onError: ErrorRequestHandler = (err, _req, res, _next) => {
     if (res.headersSent) return;
-    if (err instanceof ApiError) return sendError(res, err);
-    // body-parser's errors are client errors with known types.
-    if (err?.type === 'entity.parse.failed') return sendError(res, new ApiError('MALFORMED_JSON', 'The request body is not valid JSON.'));
-    if (err?.type === 'entity.too.large')
-      return sendError(res, new ApiError('PAYLOAD_TOO_LARGE', 'The request body exceeds the size limit.'));
-    if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported')
-      return sendError(res, new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported.'));
-    if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500)
-      return sendError(res, new ApiError('VALIDATION_FAILED', 'The request could not be read.'));
-    sendError(res, err);
+    sendError(res, requestBodyError(err) ?? err);
   };
   app.use(onError);
+}
+
+/**
+ * body-parser's (and express's) client errors as the public vocabulary: they carry a known `type` or a 4xx
+ * `status`. Null for anything else (an ApiError passes through; the rest is the caller's to report).
+ */
+export function requestBodyError(err: unknown): ApiError | null {
+  if (err instanceof ApiError) return err;
+  const e = err as { type?: string; status?: number } | null;
+  if (e?.type === 'entity.parse.failed') return new ApiError('MALFORMED_JSON', 'The request body is not valid JSON.');
+  if (e?.type === 'entity.too.large' || e?.type === 'parameters.too.many')
+    return new ApiError('PAYLOAD_TOO_LARGE', 'The request body exceeds the size limit.');
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
+    return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported.');
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500)
+    return new ApiError('VALIDATION_FAILED', 'The request could not be read.');
+  return null;
 }
 
 export interface HttpServerHandle {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   ApiError,
   isMigrationRace,
+  requestBodyError,
   ConfigError,
   CursorCodec,
   Readiness,
@@ -145,5 +146,17 @@ describe('isMigrationRace', () => {
     for (const code of ['42P07', '42710', '42P06']) expect(isMigrationRace({ code, message: 'already exists' })).toBe(true);
     expect(isMigrationRace({ code: '42601', message: 'syntax error' })).toBe(false);
     expect(isMigrationRace({ code: '23505', constraint: 'cases_pkey', message: 'duplicate key' })).toBe(false);
+  });
+});
+
+describe('requestBodyError', () => {
+  it("names body-parser's client errors in the public vocabulary and leaves everything else to the caller", () => {
+    expect(requestBodyError({ type: 'entity.parse.failed', status: 400 })?.code).toBe('MALFORMED_JSON');
+    expect(requestBodyError({ type: 'entity.too.large', status: 413 })?.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(requestBodyError({ type: 'parameters.too.many', status: 413 })?.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(requestBodyError({ type: 'charset.unsupported', status: 415 })?.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(requestBodyError({ status: 400 })?.code).toBe('VALIDATION_FAILED');
+    expect(requestBodyError(new Error('boom'))).toBeNull();
+    expect(requestBodyError({ status: 500 })).toBeNull();
   });
 });

@@ -4,7 +4,7 @@
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import { analysisApi, casesApi, fragmentApi, subjects, type SubjectDef } from '@lineage/schemas';
-import { ApiError, requestIdOf, toWireError, validationError, type ServiceRuntime } from '@lineage/service-kit';
+import { ApiError, requestBodyError, requestIdOf, toWireError, validationError, type ServiceRuntime } from '@lineage/service-kit';
 import type { ApiKeys } from '../auth';
 import { TokenBuckets } from '../rate-limit';
 import { serveAsset } from './assets';
@@ -243,19 +243,14 @@ export function mountPages(app: Express, rt: ServiceRuntime, keys: ApiKeys, opts
   }
 
   // Body-parser's errors on a page route are pages too (the API's envelope is for /api).
-  router.use((err: { type?: string; status?: number }, _req: Request, res: Response, next: (e?: unknown) => void) => {
+  router.use((err: unknown, _req: Request, res: Response, next: (e?: unknown) => void) => {
     if (res.headersSent) return next(err);
-    if (err?.type === 'entity.too.large' || err?.type === 'parameters.too.many')
-      return sendErrorPage(res, new ApiError('PAYLOAD_TOO_LARGE', 'The request body exceeds the size limit.'));
-    if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500)
-      return sendErrorPage(res, new ApiError('VALIDATION_FAILED', 'The request could not be read.'));
-    sendErrorPage(res, err);
+    sendErrorPage(res, requestBodyError(err) ?? err);
   });
 
   app.use(router);
 }
 
-/** A page that takes no query parameters refuses any, as the API does. */
 type FactRead = z.output<typeof subjects.facts.read.response>;
 /** `facts.read` answers the projection's shape or the chain's, by the `source` asked for. */
 function projectionReply(r: FactRead): Extract<FactRead, { fact: unknown }> {
@@ -267,6 +262,7 @@ function chainReply(r: FactRead): Exclude<FactRead, { fact: unknown }> {
   throw new Error('facts.read answered the projection for source=chain');
 }
 
+/** A page that takes no query parameters refuses any, as the API does. */
 function noQuery(req: Request): void {
   const keys = Object.keys(req.query ?? {});
   if (keys.length)
