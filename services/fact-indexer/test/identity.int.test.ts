@@ -11,8 +11,8 @@ import { WriterLease } from '../src/lease';
 import { indexerMetrics } from '../src/metrics';
 import { readCursor, storeBlocks, storedBlocks, writeCursor } from '../src/store';
 import type { ChainSource } from '../src/chain-source';
+import { REGISTRY, registryContract } from './support/memory-chain';
 
-const REGISTRY = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
 const hash = (chain: string, n: number) => `0x${chain}${n.toString(16).padStart(63, '0')}`;
 
 /**
@@ -40,15 +40,7 @@ class FakeNode {
   source(): ChainSource {
     const head = () => this.header(this.height);
     return {
-      contract: async () => ({
-        name: 'LineageRegistry',
-        capabilities: [],
-        eip712Domain: null,
-        chainId: '31337',
-        address: REGISTRY,
-        deployedBlock: '1',
-        status: 'live' as const,
-      }),
+      contract: async () => registryContract(),
       heads: async () => ({ latest: head(), finalized: this.header(Math.max(0, this.height - this.lag)) }),
       blocks: async (from: bigint, to: bigint) => {
         const out = [];

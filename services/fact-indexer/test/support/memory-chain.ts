@@ -7,6 +7,17 @@ import type { ChainEvent } from '../../src/fold';
 export const REGISTRY = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
 export const blockHash = (branch: string, n: number) => `0x${branch}${n.toString(16).padStart(63, '0')}`;
 
+/** What chain-reader says of the registry on these test chains (anvil's chain id, the first deployment address). */
+export const registryContract = () => ({
+  name: 'LineageRegistry',
+  capabilities: [],
+  eip712Domain: null,
+  chainId: '31337',
+  address: REGISTRY,
+  deployedBlock: '1',
+  status: 'live' as const,
+});
+
 export class MemoryChain implements ChainReads {
   private readonly headers: BlockHeader[] = [];
   private readonly events = new Map<number, ChainEvent[]>();
@@ -63,15 +74,7 @@ export class MemoryChain implements ChainReads {
   }
 
   async contract() {
-    return {
-      name: 'LineageRegistry',
-      capabilities: [],
-      eip712Domain: null,
-      chainId: '31337',
-      address: REGISTRY,
-      deployedBlock: '1',
-      status: 'live' as const,
-    };
+    return registryContract();
   }
 
   async heads() {
