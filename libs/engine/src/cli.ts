@@ -6,6 +6,7 @@ import { cloneToCache } from './clone';
 import { EngineError } from './errors';
 import { terminalProgress } from './progress';
 import { humanReport, terminalSafe } from './report';
+import { baselineWasmOnly } from './tokenize/treesitter';
 import { loadManifest, verify } from './verify';
 import { ENGINE_VERSION, MANIFEST_VERSION } from './version';
 import type { RepoRef } from './types';
@@ -170,6 +171,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(USAGE + '\n');
     return EXIT.USAGE;
   }
+  baselineWasmOnly(); // one analysis per process: no background re-compiles (tokenize/treesitter.ts)
   const progress = terminalProgress(process.stderr);
   try {
     return args.command === 'verify' ? await runVerify(args, progress) : await runAnalyze(args, progress);

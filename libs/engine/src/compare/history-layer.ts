@@ -80,16 +80,6 @@ export class MaterialDater {
     return -1;
   }
 
-  /** Start fingerprinting the version a dating of `path` reads first, so many can run at once. */
-  prefetch(path: string, language: string | null): Promise<unknown> | null {
-    const versions = this.hist.pathVersions[path];
-    if (!versions || versions.length === 0) return null;
-    const i = this.lastShared(versions);
-    const v = versions[i >= 0 ? i : versions.length - 1]!;
-    const r = this.cache.get(this.reader, v.blobId, path, language);
-    return r instanceof Promise ? r : null;
-  }
-
   async firstAppearance(path: string, language: string | null, hashes: number[]): Promise<FirstAppearance | null> {
     const versions = this.hist.pathVersions[path];
     if (!versions || versions.length === 0) return null;

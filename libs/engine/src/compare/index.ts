@@ -81,58 +81,37 @@ export async function compare(
       { limits, deadline, signal: opts.signal },
     ));
   const shared = topo.forkPoints.length > 0;
-  const oIds = new Set(origin.history.commits.map((c) => c.id));
-  const tIds = new Set(target.history.commits.map((c) => c.id));
   const oReader = opts.readers?.origin ?? new BlobReader(resolveGitDir(origin.repo.dir));
   const tReader = opts.readers?.target ?? new BlobReader(resolveGitDir(target.repo.dir));
-  const dates = new Map<Fragment, { o: number | null; t: number | null; shared: boolean }>();
   const pool = opts.pool ?? new FingerprintPool(1, o.k, o.window);
-  // Who had matched material first. Material whose first appearance on either side is a commit both
-  // histories hold was inherited from the shared line: a tie, never evidence of direction.
-  let originFirstWeight = 0;
-  let targetFirstWeight = 0;
+  // Dating reads old versions in the pool's workers while this thread computes the layers that do not need it.
+  const dating = (async () => {
+    try {
+      return await dateFragments(frags.slice(0, MAX_DATED_FRAGMENTS), origin, target, {
+        cache: new DatingCache(pool, limits.maxFileBytes),
+        readers: { origin: oReader, target: tReader },
+        deadline,
+      });
+    } finally {
+      if (!opts.readers?.origin) oReader.close();
+      if (!opts.readers?.target) tReader.close();
+      if (!opts.pool || opts.closePoolAfterDating) await pool.close();
+    }
+  })();
+  let structure, tests, language, deps;
   try {
-    const cache = new DatingCache(pool, limits.maxFileBytes);
-    cache.seed(o);
-    cache.seed(t);
-    const oDater = new MaterialDater(oReader, origin.history, cache, (c) => tIds.has(c));
-    const tDater = new MaterialDater(tReader, target.history, cache, (c) => oIds.has(c));
-    const dated = frags.slice(0, MAX_DATED_FRAGMENTS);
-    // The first version each dating reads, fingerprinted all at once across the pool's workers.
-    const first: Promise<unknown>[] = [];
-    for (const f of dated) {
-      const of = o.files[f.originFile]!;
-      const tf = t.files[f.targetFile]!;
-      for (const p of [
-        oDater.prefetch(of.path, of.language === 'generic' ? null : of.language),
-        tDater.prefetch(tf.path, tf.language === 'generic' ? null : tf.language),
-      ])
-        if (p) first.push(p);
-    }
-    await Promise.all(first);
-    deadline.check();
-    let n = 0;
-    for (const f of dated) {
-      const of = o.files[f.originFile]!;
-      const tf = t.files[f.targetFile]!;
-      const oh = f.originFps.map((i) => of.hashes[i]!);
-      const th = f.targetFps.map((i) => tf.hashes[i]!);
-      const ov = await oDater.firstAppearance(of.path, of.language === 'generic' ? null : of.language, oh);
-      const tv = await tDater.firstAppearance(tf.path, tf.language === 'generic' ? null : tf.language, th);
-      const inherited = Boolean(ov?.shared || tv?.shared);
-      dates.set(f, { o: ov?.version.time ?? null, t: tv?.version.time ?? null, shared: inherited });
-      if (ov && tv && !inherited && ov.version.time !== tv.version.time && ov.version.commit !== tv.version.commit) {
-        if (ov.version.time < tv.version.time) originFirstWeight += f.originFps.length;
-        else targetFirstWeight += f.originFps.length;
-      }
-      if (++n % 10 === 0) deadline.check();
-    }
-  } finally {
-    if (!opts.readers?.origin) oReader.close();
-    if (!opts.readers?.target) tReader.close();
-    if (!opts.pool || opts.closePoolAfterDating) await pool.close();
+    structure = compareStructure(origin.inventory, target.inventory);
+    tests = compareTests(origin.inventory, target.inventory, o, t);
+    language = compareLanguage(o, t);
+    deps = compareDependencies(o, t);
+  } catch (e) {
+    await dating.catch(() => undefined); // never leave it reading after the stage failed
+    throw e;
   }
   opts.onProgress?.({ stage: 'compare', done: 2, total: 6, unit: 'items' });
+  const { dates, originFirstWeight, targetFirstWeight } = await dating;
+  deadline.check();
+  opts.onProgress?.({ stage: 'compare', done: 5, total: 6, unit: 'items' });
 
   const evidence: EvidenceItem[] = [];
   for (const f of frags.slice(0, MAX_CODE_ITEMS)) {
@@ -156,11 +135,6 @@ export async function compare(
     });
   }
 
-  const structure = compareStructure(origin.inventory, target.inventory);
-  const tests = compareTests(origin.inventory, target.inventory, o, t);
-  const language = compareLanguage(o, t);
-  const deps = compareDependencies(o, t);
-  opts.onProgress?.({ stage: 'compare', done: 5, total: 6, unit: 'items' });
   for (const r of [structure, tests, language, deps]) evidence.push(...r.items.slice(0, MAX_ITEMS_PER_LAYER));
 
   const chronology: ChronologyFact[] = [];
@@ -285,4 +259,64 @@ export async function compare(
       fragments: code.fragments.length,
     },
   };
+}
+
+interface Dating {
+  dates: Map<Fragment, { o: number | null; t: number | null; shared: boolean }>;
+  /** fingerprints of matched material that appeared first on each side (inherited material is a tie) */
+  originFirstWeight: number;
+  targetFirstWeight: number;
+}
+
+/**
+ * Who had matched material first. Material whose first appearance on either side is a commit both
+ * histories hold was inherited from the shared line: a tie, never evidence of direction. Every
+ * fragment's dating runs at once, so the binary searches interleave across the pool's workers; the
+ * weights are sums and the dates are per fragment, so the outcome does not depend on which finishes first.
+ */
+async function dateFragments(
+  dated: Fragment[],
+  origin: SideData,
+  target: SideData,
+  opts: { cache: DatingCache; readers: { origin: BlobReader; target: BlobReader }; deadline: Deadline },
+): Promise<Dating> {
+  const o = origin.fingerprints;
+  const t = target.fingerprints;
+  const oIds = new Set(origin.history.commits.map((c) => c.id));
+  const tIds = new Set(target.history.commits.map((c) => c.id));
+  opts.cache.seed(o);
+  opts.cache.seed(t);
+  const oDater = new MaterialDater(opts.readers.origin, origin.history, opts.cache, (c) => tIds.has(c));
+  const tDater = new MaterialDater(opts.readers.target, target.history, opts.cache, (c) => oIds.has(c));
+  const lang = (f: { language: string }): string | null => (f.language === 'generic' ? null : f.language);
+  const results = await Promise.all(
+    dated.map(async (f) => {
+      const of = o.files[f.originFile]!;
+      const tf = t.files[f.targetFile]!;
+      const [ov, tv] = await Promise.all([
+        oDater.firstAppearance(
+          of.path,
+          lang(of),
+          f.originFps.map((i) => of.hashes[i]!),
+        ),
+        tDater.firstAppearance(
+          tf.path,
+          lang(tf),
+          f.targetFps.map((i) => tf.hashes[i]!),
+        ),
+      ]);
+      opts.deadline.check();
+      return { f, ov, tv };
+    }),
+  );
+  const out: Dating = { dates: new Map(), originFirstWeight: 0, targetFirstWeight: 0 };
+  for (const { f, ov, tv } of results) {
+    const inherited = Boolean(ov?.shared || tv?.shared);
+    out.dates.set(f, { o: ov?.version.time ?? null, t: tv?.version.time ?? null, shared: inherited });
+    if (ov && tv && !inherited && ov.version.time !== tv.version.time && ov.version.commit !== tv.version.commit) {
+      if (ov.version.time < tv.version.time) out.originFirstWeight += f.originFps.length;
+      else out.targetFirstWeight += f.originFps.length;
+    }
+  }
+  return out;
 }

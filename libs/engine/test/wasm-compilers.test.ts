@@ -1,0 +1,45 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+// The CLI runs WebAssembly on V8's baseline compiler only (baselineWasmOnly); a service lets V8 optimise it.
+// Manifests must not depend on which compiler ran the grammars: tokenise the same texts in two processes,
+// one baseline only, one optimising only, and compare every stream.
+
+const ROOT = join(__dirname, '..', '..', '..');
+const SCRIPT = `
+const { readFileSync } = require('node:fs');
+const { tokenizeTreeSitter, baselineWasmOnly } = require(${JSON.stringify(join(ROOT, 'libs', 'engine', 'src', 'tokenize', 'treesitter.ts'))});
+const samples = [
+  ['javascript', 'const t = \`multi\\n\${line} template\`;\\n/* block */ let r = /a[b]+/g;\\nfunction broken( { return [1, 2\\n'],
+  ['typescript', readFileSync(${JSON.stringify(join(ROOT, 'libs', 'engine', 'src', 'compare', 'index.ts'))}, 'utf8')],
+  ['python', 'def f(:\\n    """doc"""\\n    return {"k": [1, 2'],
+  ['c', 'int add(int *xs, int len)\\n{\\n    int acc = 0; /* sum */\\n    for (int j = 0; j < len; j++) acc += xs[j];\\n    return acc;\\n}'],
+  ['bash', 'case "$x" in\\r\\n a) echo "one";;\\r\\nesac\\n'],
+  ['go', 'package main\\nfunc Add(xs []int) int { acc := 0; for _, v := range xs { acc += v }; return acc }'],
+];
+(async () => {
+  if (process.argv[1] === 'baseline') baselineWasmOnly();
+  const out = [];
+  for (const [lang, text] of samples) out.push(await tokenizeTreeSitter(lang, text));
+  process.stdout.write(JSON.stringify(out));
+})();
+`;
+
+function streams(flags: string[], mode: string): unknown[] {
+  const out = execFileSync(process.execPath, [...flags, '-r', join(ROOT, 'scripts', 'swc-register.cjs'), '-e', SCRIPT, mode], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return JSON.parse(out) as unknown[];
+}
+
+describe('grammars under either WebAssembly compiler', () => {
+  it('give the same token streams baseline-only (as the CLI runs) and optimising-only', () => {
+    const baseline = streams([], 'baseline');
+    const optimised = streams(['--no-liftoff'], 'default');
+    expect(baseline).toHaveLength(6);
+    for (const s of baseline) expect((s as { kinds: number[] }).kinds.length).toBeGreaterThan(0);
+    expect(baseline).toEqual(optimised);
+  });
+});
