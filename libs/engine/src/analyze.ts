@@ -75,10 +75,7 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
       memo.clear();
       const { origin: oHist, target: tHist, topology } = await pairHistory;
       between();
-      // Dating reads a few old versions at a time: one worker keeps up, and the others' heaps and WebAssembly
-      // memory are freed before compare allocates its own (redis x valkey peaked at 386-416 MB with two, 335 MB with one).
-      if (!input.pool) await pool.shrink(1);
-      // The pool stays up for compare: dating fingerprints old versions there, off this thread.
+      // The pool stays up for compare: dating fingerprints old versions in its workers, off this thread.
       comparison = await inStage('compare', null, () =>
         compare(
           { repo: input.origin, inventory: oInv, fingerprints: oFp, history: oHist },

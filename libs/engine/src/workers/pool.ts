@@ -99,22 +99,6 @@ export class FingerprintPool {
     this.waiting.shift()?.();
   }
 
-  /**
-   * Ends all but `n` workers (idle ones, and only those: a busy one is left running), so a
-   * pool that goes on with little work frees the memory of the others (each holds its own
-   * heap and WebAssembly memory). In-process pools are left as they are.
-   */
-  async shrink(n: number): Promise<void> {
-    const extra: Worker[] = [];
-    while (this.workers.length - extra.length > Math.max(1, n) && this.idle.length > 0) {
-      const w = this.idle.pop()!;
-      this.workers.splice(this.workers.indexOf(w), 1);
-      this.dead.add(w);
-      extra.push(w);
-    }
-    await Promise.all(extra.map((w) => w.terminate()));
-  }
-
   async close(): Promise<void> {
     this.closing = true;
     await Promise.all(this.workers.map((w) => w.terminate()));
