@@ -95,6 +95,18 @@ const TEST_PATTERNS: RegExp[] = [
 export function extractTestNames(path: string, text: string): LanguageItem[] {
   const out: LanguageItem[] = [];
   const seen = new Set<string>();
+  let starts: number[] | null = null; // offsets where lines 2, 3, … begin, made on the first match
+  const lineOf = (index: number): number => {
+    starts ??= lineStarts(text);
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid]! <= index) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo + 1;
+  };
   for (const re of TEST_PATTERNS) {
     re.lastIndex = 0;
     let m: RegExpExecArray | null;
@@ -102,10 +114,14 @@ export function extractTestNames(path: string, text: string): LanguageItem[] {
       const name = (m[2] ?? m[1] ?? '').trim();
       if (!name || seen.has(name)) continue;
       seen.add(name);
-      let line = 1;
-      for (let i = 0; i < m.index; i++) if (text.charCodeAt(i) === 10) line++;
-      out.push({ kind: 'IDENTIFIER', text: name, path, line });
+      out.push({ kind: 'IDENTIFIER', text: name, path, line: lineOf(m.index) });
     }
   }
+  return out;
+}
+
+function lineStarts(text: string): number[] {
+  const out: number[] = [];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) out.push(i + 1);
   return out;
 }
