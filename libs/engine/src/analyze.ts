@@ -31,7 +31,7 @@ export interface AnalyzeInput {
   pool?: FingerprintPool;
 }
 
-/** Runs inventory → (fingerprint ∥ history) → compare → decide → manifest; cancellable between stages. */
+/** Runs inventory → fingerprint → compare → decide → manifest, the history stage beside the first two; cancellable between stages. */
 export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
   const limits = resolveLimits(input.limits);
   const deadline = new Deadline(limits.timeBudgetMs, input.signal);
@@ -45,13 +45,33 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
   // One cat-file process per side serves every stage: each git process started is a fork of this one.
   const dirs = { origin: repositoryDir(input.origin, 'origin'), target: repositoryDir(input.target, 'target') };
   const readers = { origin: new BlobReader(dirs.origin), target: new BlobReader(dirs.target) };
+  // Ends the history walks when the analysis stops early (they run beside the inventory).
+  const stopHistory = new AbortController();
+  const onAbort = (): void => stopHistory.abort();
+  input.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const o = { ...stage, side: 'origin' as const, reader: readers.origin };
     const t = { ...stage, side: 'target' as const, reader: readers.target };
-    const [oInv, tInv] = await Promise.all([
-      inStage('inventory', 'origin', () => inventory(input.origin, o)),
-      inStage('inventory', 'target', () => inventory(input.target, t)),
+    const [oCommit, tCommit] = await Promise.all([
+      inStage('inventory', 'origin', () => readers.origin.resolveCommit(input.origin.commit)),
+      inStage('inventory', 'target', () => readers.target.resolveCommit(input.target.commit)),
     ]);
+    const inventories = {
+      origin: inStage('inventory', 'origin', () => inventory({ ...input.origin, commit: oCommit }, o)),
+      target: inStage('inventory', 'target', () => inventory({ ...input.target, commit: tCommit }, t)),
+    };
+    // git log runs in its own processes while this one lists, classifies and then fingerprints: the history
+    // stage starts with the inventory and keeps the code paths it names once it is known.
+    const pairHistory = inStage('history', null, () =>
+      histories(
+        input.origin,
+        input.target,
+        { origin: { commit: oCommit, inventory: inventories.origin }, target: { commit: tCommit, inventory: inventories.target } },
+        { ...stage, signal: stopHistory.signal, readers },
+      ),
+    );
+    pairHistory.catch(() => undefined); // awaited below; an earlier failure must not leave it unhandled
+    const [oInv, tInv] = await Promise.all([inventories.origin, inventories.target]);
     between();
     // Each worker pays for loading and warming up the WASM grammars; below this much code one thread is faster.
     // (Measured: on 2 cores a second thread does not pay for its start-up below ~1 MB either.)
@@ -59,11 +79,6 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
     for (const inv of [oInv, tInv]) for (const f of inv.files) if (f.class === 'source' || f.class === 'test') codeBytes += f.size;
     const pool =
       input.pool ?? new FingerprintPool(codeBytes < MIN_BYTES_FOR_WORKERS && !input.forceWorkers ? 1 : workers, DEFAULT_K, DEFAULT_WINDOW);
-    // git log runs in its own process while this one fingerprints (the stages are independent).
-    const pairHistory = inStage('history', null, () =>
-      histories(input.origin, input.target, { origin: oInv, target: tInv }, { ...stage, readers }),
-    );
-    pairHistory.catch(() => undefined); // awaited below; a fingerprint failure must not leave it unhandled
     let comparison;
     try {
       // A blob both sides hold (a fork's unchanged files) is tokenised once.
@@ -90,6 +105,8 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
     between();
     return await inStage('decide', null, async () => finish(input, limits, oInv, tInv, oHist, tHist, comparison));
   } finally {
+    input.signal?.removeEventListener('abort', onAbort);
+    stopHistory.abort();
     readers.origin.close();
     readers.target.close();
   }

@@ -8,6 +8,8 @@ export interface FileJob {
   language: string | null;
   isTest: boolean;
   text: string;
+  /** only the fingerprints (dating an old version reads nothing else): no language items or test names */
+  fingerprintsOnly?: boolean;
 }
 
 export interface FileResult {
@@ -38,6 +40,7 @@ export async function fingerprintFile(job: FileJob, k: number, w: number): Promi
     endLines,
     lowEntropy: win.lowEntropy,
   };
+  if (job.fingerprintsOnly) return { fp, language: [], tests: [] };
   const language: LanguageItem[] = [];
   const seen = new Set<string>();
   const add = (kind: LanguageItem['kind'], text: string, line: number): void => {

@@ -1,4 +1,4 @@
-import { isCodeClass } from './classify';
+import { classifyPath, isCodeClass } from './classify';
 import { EngineError } from './errors';
 import { BlobReader } from './git/catfile';
 import { resolveGitDir, runGit, streamGitLines } from './git/runner';
@@ -14,6 +14,19 @@ const NAME_SAMPLES_PER_FILE = 16;
 const MAX_IDENTITY_BYTES = 256 * 1024;
 
 /**
+ * The inventory a history walk keeps code paths for: the finished inventory, or
+ * its resolved commit and the inventory still being built. With the latter the
+ * walk starts at once, alongside the inventory (git log is its own process);
+ * while the inventory is unknown it keeps every path that the path alone does
+ * not rule out as code, and drops the rest once the inventory is known. Each
+ * path's versions are kept independently of the others, so the result is the
+ * same either way.
+ */
+export type HistoryInventory = Inventory | { commit: string; inventory: Promise<Inventory> };
+
+const codePaths = (inv: Inventory): Set<string> => new Set(inv.files.filter((f) => isCodeClass(f.class)).map((f) => f.path));
+
+/**
  * Walk the history reachable from the pinned commit (at most maxCommits,
  * recorded as truncated beyond that) with fixed formats: commit ids, committer
  * times, parents, and for each code path of the inventory the blob versions it
@@ -21,14 +34,17 @@ const MAX_IDENTITY_BYTES = 256 * 1024;
  * project went by: at the pinned commit and in sampled past versions of its
  * root identity files (manifests, README), for declarations by former names.
  */
-export async function history(repo: RepoRef, inv: Inventory, opts: StageOptions = {}): Promise<History> {
+export async function history(repo: RepoRef, source: HistoryInventory, opts: StageOptions = {}): Promise<History> {
   const limits = resolveLimits(opts.limits);
   const deadline = opts.deadline ?? new Deadline(limits.timeBudgetMs, opts.signal);
   const gitDir = resolveGitDir(repo.dir);
   // The inventory resolved the commit; git log of an id that is not there fails, reported as COMMIT_NOT_FOUND.
-  const commit = inv.commit;
+  const commit = source.commit;
   if (!/^[0-9a-f]{40}$/.test(commit)) throw new EngineError('INVALID_INPUT', 'invalid commit id');
-  const wanted = new Set(inv.files.filter((f) => isCodeClass(f.class)).map((f) => f.path));
+  const known = 'files' in source ? codePaths(source) : null;
+  if (!known && 'inventory' in source) source.inventory.catch(() => undefined); // its failure is this walk's, awaited below
+  // Only code can be dated; a path classifyPath rules out never becomes code, whatever its content.
+  const mayBeCode = (path: string): boolean => (known ? known.has(path) : classifyPath(path) === null);
   // Progress counts toward the history's real size (bounded by the limit), never toward the limit itself.
   const total = opts.onProgress ? await commitCount(gitDir, commit, limits.maxCommits, opts.signal, deadline) : 0;
   const commits: CommitInfo[] = [];
@@ -79,7 +95,7 @@ export async function history(repo: RepoRef, inv: Inventory, opts: StageOptions 
         const path = line.slice(tab + 1);
         const blob = meta[3] ?? '';
         if (/^0+$/.test(blob)) return;
-        if (wanted.has(path)) {
+        if (mayBeCode(path)) {
           const v = (versions[path] ??= []);
           v.push({ commit: cur.id, time: cur.time, blobId: blob });
           // Only the oldest MAX_VERSIONS_PER_PATH are kept (the log runs newest first): drop the newer half now and then.
@@ -94,8 +110,11 @@ export async function history(repo: RepoRef, inv: Inventory, opts: StageOptions 
     throw e;
   });
   deadline.check();
+  const inv = 'files' in source ? source : await source.inventory;
+  const wanted = known ?? codePaths(inv);
   const pathVersions: Record<string, PathVersion[]> = {};
   for (const p of Object.keys(versions).sort()) {
+    if (!wanted.has(p)) continue;
     const v = versions[p]!.reverse(); // oldest first
     pathVersions[p] = v.length > MAX_VERSIONS_PER_PATH ? v.slice(0, MAX_VERSIONS_PER_PATH) : v;
   }
@@ -180,11 +199,12 @@ function sample<T>(list: readonly T[], n: number): T[] {
 /**
  * The history stage for a pair: each side's walk (in parallel) and the
  * topology of the two (merge bases, ancestry, authors, fork-point names).
+ * Each side's inventory may still be in the making (see HistoryInventory).
  */
 export async function histories(
   origin: RepoRef,
   target: RepoRef,
-  inv: { origin: Inventory; target: Inventory },
+  inv: { origin: HistoryInventory; target: HistoryInventory },
   opts: StageOptions & { readers?: { origin: BlobReader; target: BlobReader } } = {},
 ): Promise<PairHistory> {
   const limits = resolveLimits(opts.limits);

@@ -53,7 +53,7 @@ describe('misspellings', () => {
 });
 
 describe('shared typos in the LANGUAGE layer', () => {
-  it('reports a misspelling both sides make, once per word, with both locations', () => {
+  it('reports a misspelling both sides make, once per word, with both locations', async () => {
     const o = fp([
       ['COMMENT', 'make sure the buffer lenght is checked before we recieve', 'a.js'],
       ['IDENTIFIER', 'recieveAll', 'b.js'],
@@ -62,7 +62,7 @@ describe('shared typos in the LANGUAGE layer', () => {
       ['IDENTIFIER', 'totalLenght', 'x/y.ts'],
       ['COMMENT', 'unrelated words only here for the target side', 'z.ts'],
     ]);
-    const r = compareLanguage(o, t);
+    const r = await compareLanguage(o, t);
     const typos = r.items.filter((i) => i.kind === 'SHARED_TYPO');
     expect(typos).toHaveLength(1);
     expect(typos[0]).toMatchObject({
@@ -75,15 +75,15 @@ describe('shared typos in the LANGUAGE layer', () => {
     expect(Number(r.score)).toBeGreaterThan(0);
   });
 
-  it('finds nothing when only one side misspells, or the words are spelt right', () => {
+  it('finds nothing when only one side misspells, or the words are spelt right', async () => {
     const o = fp([['COMMENT', 'the buffer lenght is checked before we recieve it', 'a.js']]);
     const t = fp([['COMMENT', 'the buffer length is checked before we receive it', 'a.js']]);
-    expect(compareLanguage(o, t).items.filter((i) => i.kind === 'SHARED_TYPO')).toEqual([]);
+    expect((await compareLanguage(o, t)).items.filter((i) => i.kind === 'SHARED_TYPO')).toEqual([]);
   });
 
-  it('ignores misspellings inside licence text', () => {
+  it('ignores misspellings inside licence text', async () => {
     const lic = 'Permission is hereby granted, free of charge, to any person obtaining a copy; seperate notice';
-    const r = compareLanguage(fp([['COMMENT', lic, 'LICENSE.js']]), fp([['COMMENT', lic, 'LICENSE.js']]));
+    const r = await compareLanguage(fp([['COMMENT', lic, 'LICENSE.js']]), fp([['COMMENT', lic, 'LICENSE.js']]));
     expect(r.items.filter((i) => i.kind === 'SHARED_TYPO')).toEqual([]);
   });
 });

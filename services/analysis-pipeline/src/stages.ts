@@ -11,6 +11,7 @@ import {
   DEFAULT_WINDOW,
   type Comparison,
   type Decision,
+  type FingerprintMemo,
   type Fingerprints,
   type Inventory,
   type PairHistory,
@@ -123,9 +124,11 @@ export const STAGES = {
   async fingerprint(ctx: StageContext): Promise<Sides<Fingerprints>> {
     const inv = await ctx.load<Sides<Inventory>>('inventory');
     const pool = processPool(ctx.workers);
+    // A blob both sides hold (a fork's unchanged files) is tokenised once.
+    const memo: FingerprintMemo = new Map();
     const [origin, target] = await Promise.all([
-      fingerprint(side(ctx, 'origin'), inv.origin, { ...stageOpts(ctx, 'origin'), pool }),
-      fingerprint(side(ctx, 'target'), inv.target, { ...stageOpts(ctx, 'target'), pool }),
+      fingerprint(side(ctx, 'origin'), inv.origin, { ...stageOpts(ctx, 'origin'), pool, memo }),
+      fingerprint(side(ctx, 'target'), inv.target, { ...stageOpts(ctx, 'target'), pool, memo }),
     ]);
     return { origin, target };
   },

@@ -73,7 +73,7 @@ export class DatingCache {
     const job = (async () => {
       const b = await reader.readBlob(blobId, this.maxFileBytes);
       if (!b) return new HashSet([]);
-      const [r] = await this.pool.run([{ path, blobId, language, isTest: false, text: b.toString('utf8') }]);
+      const [r] = await this.pool.run([{ path, blobId, language, isTest: false, text: b.toString('utf8'), fingerprintsOnly: true }]);
       return new HashSet(r!.fp.hashes);
     })();
     this.sets.set(key, job);

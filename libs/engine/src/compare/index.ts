@@ -102,7 +102,7 @@ export async function compare(
   try {
     structure = compareStructure(origin.inventory, target.inventory);
     tests = compareTests(origin.inventory, target.inventory, o, t);
-    language = compareLanguage(o, t);
+    language = await compareLanguage(o, t); // the longest: it gives way to the dating's steps now and then
     deps = compareDependencies(o, t);
   } catch (e) {
     await dating.catch(() => undefined); // never leave it reading after the stage failed

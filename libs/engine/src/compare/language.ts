@@ -2,6 +2,7 @@ import type { EvidenceItem, Fingerprints, LanguageItem } from '../types';
 import { lookup, words } from '../typos';
 import { COMMON_IDENTIFIERS, LICENCE_TEXT } from './common';
 import { dec, sharedKeys } from './format';
+import { Pacer } from './pace';
 
 /** Parts of a compound identifier: fooBarBaz / foo_bar_baz → 3. */
 function parts(id: string): number {
@@ -25,9 +26,11 @@ function weight(it: LanguageItem): number {
 const TYPO_WEIGHT = 2;
 
 /** Each word of 4+ letters in a repository's identifiers, comments and strings (licence text aside), with its first occurrence. */
-function wordsOf(fp: Fingerprints): Map<string, LanguageItem> {
+async function wordsOf(fp: Fingerprints, pace: Pacer): Promise<Map<string, LanguageItem>> {
   const out = new Map<string, LanguageItem>();
   for (const it of fp.language) {
+    const turn = pace.step();
+    if (turn) await turn;
     if (it.kind !== 'IDENTIFIER' && LICENCE_TEXT.test(it.text)) continue;
     for (const w of words(it.text)) if (!out.has(w)) out.set(w, it);
   }
@@ -39,13 +42,20 @@ function wordsOf(fp: Fingerprints): Map<string, LanguageItem> {
  * weighted by rarity: an item present in more than 3 files of its own
  * repository is common there and weighs nothing, as do licence texts. Shared
  * misspellings (from a published list of common English misspellings) count
- * separately, whatever their frequency, as material both sides have.
+ * separately, whatever their frequency, as material both sides have. Gives
+ * the event loop a turn now and then (`pace`): it runs beside the dating.
  */
-export function compareLanguage(o: Fingerprints, t: Fingerprints): { score: number; items: EvidenceItem[] } {
-  const collect = (fp: Fingerprints): Map<string, { it: LanguageItem; w: number }> => {
+export async function compareLanguage(
+  o: Fingerprints,
+  t: Fingerprints,
+  pace = new Pacer(),
+): Promise<{ score: number; items: EvidenceItem[] }> {
+  const collect = async (fp: Fingerprints): Promise<Map<string, { it: LanguageItem; w: number }>> => {
     // Items arrive grouped by file, so distinct files are counted by comparing with the last path seen.
     const seen = new Map<string, { it: LanguageItem; files: number; last: string }>();
     for (const it of fp.language) {
+      const turn = pace.step();
+      if (turn) await turn;
       const key = it.kind + '\0' + it.text;
       const s = seen.get(key);
       if (!s) seen.set(key, { it, files: 1, last: it.path });
@@ -56,13 +66,15 @@ export function compareLanguage(o: Fingerprints, t: Fingerprints): { score: numb
     }
     const out = new Map<string, { it: LanguageItem; w: number }>();
     for (const [key, s] of seen) {
+      const turn = pace.step();
+      if (turn) await turn;
       const w = s.files > 3 ? 0 : weight(s.it);
       if (w > 0) out.set(key, { it: s.it, w });
     }
     return out;
   };
-  const oi = collect(o);
-  const ti = collect(t);
+  const oi = await collect(o);
+  const ti = await collect(t);
   let total = 0;
   let shared = 0;
   let tTotal = 0;
@@ -86,8 +98,8 @@ export function compareLanguage(o: Fingerprints, t: Fingerprints): { score: numb
     });
   }
   // Only words both sides use are looked up: a shared misspelling counts as shared material on both sides.
-  const oWords = wordsOf(o);
-  const tWords = wordsOf(t);
+  const oWords = await wordsOf(o, pace);
+  const tWords = await wordsOf(t, pace);
   for (const [word, a, b] of sharedKeys(oWords, tWords)) {
     const correction = lookup(word);
     if (correction === undefined) continue;
