@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { isCodeClass } from './classify';
 import { compare } from './compare';
 import { decide } from './decide';
 import { EngineError, inStage, type ErrorSide } from './errors';
@@ -10,12 +11,18 @@ import { histories } from './history';
 import { inventory } from './inventory';
 import { Deadline, resolveLimits } from './limits';
 import { buildManifest } from './manifest';
+import { GRAMMARS } from './tokenize/treesitter';
 import { DEFAULT_K, DEFAULT_WINDOW } from './winnow';
 import { FingerprintPool } from './workers/pool';
 import type { AnalysisResult, Comparison, History, Inventory, Limits, ProgressFn, RepoRef } from './types';
 
 /** Below this many bytes of code (both sides) fingerprinting stays on the calling thread. */
 export const MIN_BYTES_FOR_WORKERS = 4_000_000;
+/**
+ * A language with this many bytes of code (both sides) has its grammar optimised in a process on V8's baseline
+ * compiler. Measured on one thread: 1 MB of JavaScript took 40% more CPU optimised, 2.9 MB about the same, 6.7 MB 15% less.
+ */
+export const OPTIMISE_MIN_BYTES = 4_000_000;
 
 export interface AnalyzeInput {
   origin: RepoRef;
@@ -75,10 +82,10 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
     between();
     // Each worker pays for loading and warming up the WASM grammars; below this much code one thread is faster.
     // (Measured: on 2 cores a second thread does not pay for its start-up below ~1 MB either.)
-    let codeBytes = 0;
-    for (const inv of [oInv, tInv]) for (const f of inv.files) if (f.class === 'source' || f.class === 'test') codeBytes += f.size;
+    const { codeBytes, optimise } = codeSize(oInv, tInv);
     const pool =
-      input.pool ?? new FingerprintPool(codeBytes < MIN_BYTES_FOR_WORKERS && !input.forceWorkers ? 1 : workers, DEFAULT_K, DEFAULT_WINDOW);
+      input.pool ??
+      new FingerprintPool(codeBytes < MIN_BYTES_FOR_WORKERS && !input.forceWorkers ? 1 : workers, DEFAULT_K, DEFAULT_WINDOW, { optimise });
     let comparison;
     try {
       // A blob both sides hold (a fork's unchanged files) is tokenised once.
@@ -110,6 +117,23 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
     readers.origin.close();
     readers.target.close();
   }
+}
+
+/**
+ * Code bytes of both sides, and the languages with at least OPTIMISE_MIN_BYTES of them: in a process on V8's
+ * baseline compiler (the CLI) their grammars are optimised, which parsing that much pays back (optimiseGrammars).
+ */
+function codeSize(...invs: Inventory[]): { codeBytes: number; optimise: string[] } {
+  let codeBytes = 0;
+  const byLanguage = new Map<string, number>();
+  for (const inv of invs)
+    for (const f of inv.files) {
+      if (!isCodeClass(f.class)) continue;
+      codeBytes += f.size;
+      if (f.language && GRAMMARS[f.language]) byLanguage.set(f.language, (byLanguage.get(f.language) ?? 0) + f.size);
+    }
+  const optimise = [...byLanguage].filter(([, n]) => n >= OPTIMISE_MIN_BYTES).map(([l]) => l);
+  return { codeBytes, optimise: optimise.sort() };
 }
 
 /** The repository's git directory; a path that is missing or not a repository is REPOSITORY_NOT_FOUND, naming the side. */

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 const ROOT = join(__dirname, '..', '..', '..');
 const SCRIPT = `
 const { readFileSync } = require('node:fs');
-const { tokenizeTreeSitter, baselineWasmOnly } = require(${JSON.stringify(join(ROOT, 'libs', 'engine', 'src', 'tokenize', 'treesitter.ts'))});
+const { tokenizeTreeSitter, baselineWasmOnly, optimiseGrammars } = require(${JSON.stringify(join(ROOT, 'libs', 'engine', 'src', 'tokenize', 'treesitter.ts'))});
+const { FingerprintPool } = require(${JSON.stringify(join(ROOT, 'libs', 'engine', 'src', 'workers', 'pool.ts'))});
+const { fingerprintFile } = require(${JSON.stringify(join(ROOT, 'libs', 'engine', 'src', 'fingerprint-file.ts'))});
 const samples = [
   ['javascript', 'const t = \`multi\\n\${line} template\`;\\n/* block */ let r = /a[b]+/g;\\nfunction broken( { return [1, 2\\n'],
   ['typescript', readFileSync(${JSON.stringify(join(ROOT, 'libs', 'engine', 'src', 'compare', 'index.ts'))}, 'utf8')],
@@ -18,9 +20,20 @@ const samples = [
   ['go', 'package main\\nfunc Add(xs []int) int { acc := 0; for _, v := range xs { acc += v }; return acc }'],
 ];
 (async () => {
-  if (process.argv[1] === 'baseline') baselineWasmOnly();
+  const mode = process.argv[1];
+  if (mode !== 'default') baselineWasmOnly();
+  if (mode === 'mixed') optimiseGrammars(['c', 'typescript']);
   const out = [];
-  for (const [lang, text] of samples) out.push(await tokenizeTreeSitter(lang, text));
+  if (mode === 'pool') {
+    // Two workers taking turns at loading their grammars, C and TypeScript optimised, the rest not.
+    const pool = new FingerprintPool(2, 15, 8, { optimise: ['c', 'typescript'] });
+    const jobs = samples.map(([language, text], i) => ({ path: 'f' + i, blobId: '0'.repeat(40), language, isTest: false, text }));
+    const runs = await Promise.all(jobs.map((j) => pool.run([j])));
+    await pool.close();
+    const local = [];
+    for (const j of jobs) local.push((await fingerprintFile(j, 15, 8)).fp.hashes); // this thread: baseline only
+    out.push(runs.map(([r]) => r.fp.hashes), local);
+  } else for (const [lang, text] of samples) out.push(await tokenizeTreeSitter(lang, text));
   process.stdout.write(JSON.stringify(out));
 })();
 `;
@@ -41,5 +54,16 @@ describe('grammars under either WebAssembly compiler', () => {
     expect(baseline).toHaveLength(6);
     for (const s of baseline) expect((s as { kinds: number[] }).kinds.length).toBeGreaterThan(0);
     expect(baseline).toEqual(optimised);
+  });
+
+  it('give the same token streams when some grammars are optimised and the rest are not (the CLI on a large pair)', () => {
+    expect(streams([], 'mixed')).toEqual(streams([], 'baseline'));
+  });
+
+  it('give the same fingerprints on two workers taking turns at loading grammars as on one thread baseline-only', () => {
+    const [pooled, local] = streams([], 'pool') as number[][][];
+    expect(pooled).toHaveLength(6);
+    expect(pooled!.flat().length).toBeGreaterThan(0);
+    expect(pooled).toEqual(local);
   });
 });

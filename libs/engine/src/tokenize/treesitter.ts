@@ -34,6 +34,10 @@ export const GRAMMARS: Record<string, string> = {
 };
 
 let initialised: Promise<void> | null = null;
+/** under baselineWasmOnly; the languages optimised nonetheless; the cross-thread lock of module loads (optimiseGrammars) */
+let baseline = false;
+let optimised = new Set<string>();
+let loadLock: Int32Array | null = null;
 const parsers = new Map<string, Promise<Parser | null>>();
 
 /**
@@ -133,7 +137,8 @@ function stackPointerModule(): Uint8Array {
 let stack: { get(): number; set(sp: number): void } | null = null;
 
 function init(): Promise<void> {
-  initialised ??= TS.Parser.init(moduleHandle).then(() => {
+  // The runtime (the parser itself, most of the work) is optimised when any grammar is (see optimiseGrammars).
+  initialised ??= compiledAs(optimised.size > 0, () => TS.Parser.init(moduleHandle)).then(() => {
     const load = moduleHandle.loadWebAssemblyModule as LoadWasm | undefined;
     if (typeof load === 'function') {
       // Language.load goes through this function of the module object: grammars resolve missing imports in the
@@ -158,7 +163,8 @@ function init(): Promise<void> {
 
 /**
  * For a one-shot process (the CLI): run WebAssembly on V8's baseline compiler
- * only, never re-compiling hot functions with the optimising one. A grammar's
+ * only, never re-compiling hot functions with the optimising one, except for
+ * the grammars named by optimiseGrammars. A grammar's
  * lexer is one huge function that the optimiser takes 0.3-3.6 s of CPU to
  * compile, on a background thread that competes with the fingerprint workers
  * (JavaScript's lexer loaded after bash's: 1.3 s; Scala's: 3.6 s), and a
@@ -175,6 +181,61 @@ function init(): Promise<void> {
 export function baselineWasmOnly(): void {
   if (initialised) return;
   setFlagsFromString('--liftoff-only');
+  baseline = true;
+}
+
+/** Whether this process runs WebAssembly on the baseline compiler (baselineWasmOnly). */
+export const isBaselineWasmOnly = (): boolean => baseline;
+
+/**
+ * Under baselineWasmOnly, a language with megabytes to parse does win its
+ * compile back: V8 compiles each module with the compiler settings of the
+ * moment it is loaded and keeps them, so these languages' grammars and the
+ * parser runtime are loaded with the optimising compiler allowed and every
+ * other grammar without it. 12.6 MB of C with a few bash, Ruby and Python files
+ * on 2 worker threads: 3.6-3.9 s of CPU baseline only, 4.5-4.6 s all optimised
+ * (the small grammars' lexers are compiled too), 2.9-3.0 s optimising only the
+ * runtime and C. Each thread calls this before its first grammar loads, with one
+ * `lock` (a SharedArrayBuffer of 4 bytes) shared by every thread of the process:
+ * the compiler flag is process-wide, so loads of all threads take turns.
+ */
+export function optimiseGrammars(languages: readonly string[], lock?: SharedArrayBuffer): void {
+  baseline = true;
+  optimised = new Set(languages);
+  loadLock = lock ? new Int32Array(lock) : null;
+}
+
+/** Runs a module load with the optimising compiler allowed or not; outside baselineWasmOnly, as V8 defaults. */
+async function compiledAs<T>(optimise: boolean, load: () => Promise<T>): Promise<T> {
+  if (!baseline) return load();
+  const held = acquire();
+  try {
+    // --liftoff-only turned tier-up off when it was set; clearing it does not turn tier-up back on.
+    if (optimise) for (const f of ['--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering']) setFlagsFromString(f);
+    return await load();
+  } finally {
+    if (optimise) setFlagsFromString('--liftoff-only');
+    if (held) release();
+  }
+}
+
+// A thread holds the lock for one module load (milliseconds); a holder that died is given up on after 10 s
+// (the next loads then only risk the other compiler: the same tokens, another speed).
+const LOCK_GIVE_UP_MS = 10_000;
+
+function acquire(): boolean {
+  if (!loadLock) return false;
+  const until = Date.now() + LOCK_GIVE_UP_MS;
+  while (Atomics.compareExchange(loadLock, 0, 0, 1) !== 0) {
+    if (Date.now() > until) return false;
+    Atomics.wait(loadLock, 0, 1, 50);
+  }
+  return true;
+}
+
+function release(): void {
+  Atomics.store(loadLock!, 0, 0);
+  Atomics.notify(loadLock!, 0, 1);
 }
 
 function wasmDir(): string {
@@ -206,7 +267,9 @@ async function parserFor(language: string): Promise<Parser | null> {
       await init();
       // Bytes, not a path: loading by path goes through a dynamic import some hosts (jest's VM) lack.
       // A grammar that fails to load is an error, never a silent fallback (output must not depend on the host).
-      const lang = await TS.Language.load(readFileSync(join(wasmDir(), `tree-sitter-${grammar}.wasm`)));
+      const lang = await compiledAs(optimised.has(language), () =>
+        TS.Language.load(readFileSync(join(wasmDir(), `tree-sitter-${grammar}.wasm`))),
+      );
       const parser = new TS.Parser();
       parser.setLanguage(lang);
       return parser;

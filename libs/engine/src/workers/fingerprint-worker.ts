@@ -1,7 +1,11 @@
 // Worker-thread entry: fingerprints batches of files sent by the pool.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { fingerprintFile, type FileJob, type FileResult } from '../fingerprint-file';
-import { toWire } from './wire';
+import { optimiseGrammars } from '../tokenize/treesitter';
+import { toWire, type WorkerSetup } from './wire';
+
+const setup = workerData as WorkerSetup | undefined;
+if (setup?.grammars) optimiseGrammars(setup.grammars.optimise, setup.grammars.lock);
 
 interface Request {
   id: number;

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { fingerprintFile, type FileJob, type FileResult } from '../fingerprint-file';
-import { fromWire, type WireResult } from './wire';
+import { isBaselineWasmOnly, optimiseGrammars } from '../tokenize/treesitter';
+import { fromWire, type WireResult, type WorkerSetup } from './wire';
 
 /**
  * Runs fingerprint batches on worker threads, or in-process when workers <= 1.
@@ -17,17 +18,27 @@ export class FingerprintPool {
   private closing = false;
   private nextId = 1;
 
+  private readonly grammars: { optimise: readonly string[]; lock: SharedArrayBuffer } | null;
+
+  /**
+   * `optimise`: languages whose grammars V8 may optimise in a process under
+   * baselineWasmOnly (tokenize/treesitter.ts: optimiseGrammars), applied to the
+   * threads this pool tokenises on; nothing changes in any other process.
+   */
   constructor(
     size: number,
     private readonly k: number,
     private readonly w: number,
+    opts: { optimise?: readonly string[] } = {},
   ) {
+    this.grammars = isBaselineWasmOnly() ? { optimise: opts.optimise ?? [], lock: new SharedArrayBuffer(4) } : null;
+    if (size <= 1 && this.grammars) optimiseGrammars(this.grammars.optimise);
     for (let i = 0; i < size && size > 1; i++) this.add();
   }
 
   /** A worker that dies (a crash inside a grammar, an out-of-memory kill) is replaced, so a long-lived pool keeps its size. */
   private add(): void {
-    const wk = spawnWorker();
+    const wk = spawnWorker({ grammars: this.grammars });
     wk.unref();
     wk.once('exit', () => {
       if (this.closing) return;
@@ -116,9 +127,9 @@ export class FingerprintPool {
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
 
 /** Starts the compiled worker, or the TypeScript source through @swc/core when running from source (tests). */
-function spawnWorker(): Worker {
+function spawnWorker(workerData: WorkerSetup): Worker {
   const js = join(__dirname, 'fingerprint-worker.js');
-  if (existsSync(js)) return new Worker(js, { resourceLimits: WORKER_LIMITS });
+  if (existsSync(js)) return new Worker(js, { resourceLimits: WORKER_LIMITS, workerData });
   const ts = join(__dirname, 'fingerprint-worker.ts');
   const bootstrap = `
     const fs = require('node:fs');
@@ -130,5 +141,5 @@ function spawnWorker(): Worker {
     };
     require(${JSON.stringify(ts)});
   `;
-  return new Worker(bootstrap, { eval: true, resourceLimits: WORKER_LIMITS });
+  return new Worker(bootstrap, { eval: true, resourceLimits: WORKER_LIMITS, workerData });
 }

@@ -1,6 +1,11 @@
 import type { FileResult } from '../fingerprint-file';
 import type { LanguageItem } from '../types';
 
+/** What a fingerprint worker is started with: how its grammars are compiled (null: V8's defaults). */
+export interface WorkerSetup {
+  grammars: { optimise: readonly string[]; lock: SharedArrayBuffer } | null;
+}
+
 /**
  * How fingerprint results cross the worker boundary. A structured clone of a
  * plain array of 53-bit hashes arrives as an array of boxed numbers: 24 bytes a
