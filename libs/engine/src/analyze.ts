@@ -19,10 +19,10 @@ import type { AnalysisResult, Comparison, History, Inventory, Limits, ProgressFn
 /** Below this many bytes of code (both sides) fingerprinting stays on the calling thread. */
 export const MIN_BYTES_FOR_WORKERS = 4_000_000;
 /**
- * A language with this many bytes of code (both sides) has its grammar optimised in a process on V8's baseline
- * compiler. Measured on one thread: 1 MB of JavaScript took 40% more CPU optimised, 2.9 MB about the same, 6.7 MB 15% less.
+ * With this many bytes of code for tree-sitter grammars (both sides), a process on V8's baseline compiler (the CLI)
+ * loads the parser runtime optimised (optimiseParser): on one thread, 1 MB of JavaScript about even, 2.9 MB 20% faster.
  */
-export const OPTIMISE_MIN_BYTES = 4_000_000;
+export const OPTIMISE_PARSER_MIN_BYTES = 2_000_000;
 
 export interface AnalyzeInput {
   origin: RepoRef;
@@ -82,10 +82,12 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
     between();
     // Each worker pays for loading and warming up the WASM grammars; below this much code one thread is faster.
     // (Measured: on 2 cores a second thread does not pay for its start-up below ~1 MB either.)
-    const { codeBytes, optimise } = codeSize(oInv, tInv);
+    const { codeBytes, parsedBytes } = codeSize(oInv, tInv);
     const pool =
       input.pool ??
-      new FingerprintPool(codeBytes < MIN_BYTES_FOR_WORKERS && !input.forceWorkers ? 1 : workers, DEFAULT_K, DEFAULT_WINDOW, { optimise });
+      new FingerprintPool(codeBytes < MIN_BYTES_FOR_WORKERS && !input.forceWorkers ? 1 : workers, DEFAULT_K, DEFAULT_WINDOW, {
+        optimiseParser: parsedBytes >= OPTIMISE_PARSER_MIN_BYTES,
+      });
     let comparison;
     try {
       // A blob both sides hold (a fork's unchanged files) is tokenised once.
@@ -119,21 +121,17 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
   }
 }
 
-/**
- * Code bytes of both sides, and the languages with at least OPTIMISE_MIN_BYTES of them: in a process on V8's
- * baseline compiler (the CLI) their grammars are optimised, which parsing that much pays back (optimiseGrammars).
- */
-function codeSize(...invs: Inventory[]): { codeBytes: number; optimise: string[] } {
+/** Code bytes of both sides, and of them those a tree-sitter grammar parses. */
+function codeSize(...invs: Inventory[]): { codeBytes: number; parsedBytes: number } {
   let codeBytes = 0;
-  const byLanguage = new Map<string, number>();
+  let parsedBytes = 0;
   for (const inv of invs)
     for (const f of inv.files) {
       if (!isCodeClass(f.class)) continue;
       codeBytes += f.size;
-      if (f.language && GRAMMARS[f.language]) byLanguage.set(f.language, (byLanguage.get(f.language) ?? 0) + f.size);
+      if (f.language && GRAMMARS[f.language]) parsedBytes += f.size;
     }
-  const optimise = [...byLanguage].filter(([, n]) => n >= OPTIMISE_MIN_BYTES).map(([l]) => l);
-  return { codeBytes, optimise: optimise.sort() };
+  return { codeBytes, parsedBytes };
 }
 
 /** The repository's git directory; a path that is missing or not a repository is REPOSITORY_NOT_FOUND, naming the side. */

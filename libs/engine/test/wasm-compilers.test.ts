@@ -8,7 +8,7 @@ import { join } from 'node:path';
 const ROOT = join(__dirname, '..', '..', '..');
 const SCRIPT = `
 const { readFileSync } = require('node:fs');
-const { tokenizeTreeSitter, baselineWasmOnly, optimiseGrammars } = require(${JSON.stringify(join(ROOT, 'libs', 'engine', 'src', 'tokenize', 'treesitter.ts'))});
+const { tokenizeTreeSitter, baselineWasmOnly, optimiseParser } = require(${JSON.stringify(join(ROOT, 'libs', 'engine', 'src', 'tokenize', 'treesitter.ts'))});
 const { FingerprintPool } = require(${JSON.stringify(join(ROOT, 'libs', 'engine', 'src', 'workers', 'pool.ts'))});
 const { fingerprintFile } = require(${JSON.stringify(join(ROOT, 'libs', 'engine', 'src', 'fingerprint-file.ts'))});
 const samples = [
@@ -22,11 +22,11 @@ const samples = [
 (async () => {
   const mode = process.argv[1];
   if (mode !== 'default') baselineWasmOnly();
-  if (mode === 'mixed') optimiseGrammars(['c', 'typescript']);
+  if (mode === 'mixed') optimiseParser();
   const out = [];
   if (mode === 'pool') {
-    // Two workers taking turns at loading their grammars, C and TypeScript optimised, the rest not.
-    const pool = new FingerprintPool(2, 15, 8, { optimise: ['c', 'typescript'] });
+    // Two workers taking turns at loading modules: the runtime optimised, the grammars not.
+    const pool = new FingerprintPool(2, 15, 8, { optimiseParser: true });
     const jobs = samples.map(([language, text], i) => ({ path: 'f' + i, blobId: '0'.repeat(40), language, isTest: false, text }));
     const runs = await Promise.all(jobs.map((j) => pool.run([j])));
     await pool.close();
@@ -56,11 +56,11 @@ describe('grammars under either WebAssembly compiler', () => {
     expect(baseline).toEqual(optimised);
   });
 
-  it('give the same token streams when some grammars are optimised and the rest are not (the CLI on a large pair)', () => {
+  it('give the same token streams with the parser runtime optimised and the grammars not (the CLI on a large pair)', () => {
     expect(streams([], 'mixed')).toEqual(streams([], 'baseline'));
   });
 
-  it('give the same fingerprints on two workers taking turns at loading grammars as on one thread baseline-only', () => {
+  it('give the same fingerprints on two workers taking turns at loading modules as on one thread baseline-only', () => {
     const [pooled, local] = streams([], 'pool') as number[][][];
     expect(pooled).toHaveLength(6);
     expect(pooled!.flat().length).toBeGreaterThan(0);

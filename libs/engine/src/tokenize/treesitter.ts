@@ -34,9 +34,9 @@ export const GRAMMARS: Record<string, string> = {
 };
 
 let initialised: Promise<void> | null = null;
-/** under baselineWasmOnly; the languages optimised nonetheless; the cross-thread lock of module loads (optimiseGrammars) */
+/** under baselineWasmOnly; the parser runtime optimised nonetheless; the cross-thread lock of module loads (optimiseParser) */
 let baseline = false;
-let optimised = new Set<string>();
+let optimisedRuntime = false;
 let loadLock: Int32Array | null = null;
 const parsers = new Map<string, Promise<Parser | null>>();
 
@@ -137,8 +137,7 @@ function stackPointerModule(): Uint8Array {
 let stack: { get(): number; set(sp: number): void } | null = null;
 
 function init(): Promise<void> {
-  // The runtime (the parser itself, most of the work) is optimised when any grammar is (see optimiseGrammars).
-  initialised ??= compiledAs(optimised.size > 0, () => TS.Parser.init(moduleHandle)).then(() => {
+  initialised ??= compiledAs(optimisedRuntime, () => TS.Parser.init(moduleHandle)).then(() => {
     const load = moduleHandle.loadWebAssemblyModule as LoadWasm | undefined;
     if (typeof load === 'function') {
       // Language.load goes through this function of the module object: grammars resolve missing imports in the
@@ -163,8 +162,8 @@ function init(): Promise<void> {
 
 /**
  * For a one-shot process (the CLI): run WebAssembly on V8's baseline compiler
- * only, never re-compiling hot functions with the optimising one, except for
- * the grammars named by optimiseGrammars. A grammar's
+ * only, never re-compiling hot functions with the optimising one (but see
+ * optimiseParser). A grammar's
  * lexer is one huge function that the optimiser takes 0.3-3.6 s of CPU to
  * compile, on a background thread that competes with the fingerprint workers
  * (JavaScript's lexer loaded after bash's: 1.3 s; Scala's: 3.6 s), and a
@@ -188,20 +187,21 @@ export function baselineWasmOnly(): void {
 export const isBaselineWasmOnly = (): boolean => baseline;
 
 /**
- * Under baselineWasmOnly, a language with megabytes to parse does win its
- * compile back: V8 compiles each module with the compiler settings of the
- * moment it is loaded and keeps them, so these languages' grammars and the
- * parser runtime are loaded with the optimising compiler allowed and every
- * other grammar without it. 12.6 MB of C with a few bash, Ruby and Python files
- * on 2 worker threads: 3.6-3.9 s of CPU baseline only, 4.5-4.6 s all optimised
- * (the small grammars' lexers are compiled too), 2.9-3.0 s optimising only the
- * runtime and C. Each thread calls this before its first grammar loads, with one
- * `lock` (a SharedArrayBuffer of 4 bytes) shared by every thread of the process:
- * the compiler flag is process-wide, so loads of all threads take turns.
+ * Under baselineWasmOnly, megabytes of code to parse do win back the compile of
+ * the parser runtime (tree-sitter itself, three quarters of parsing), though
+ * not of the grammars' lexers. V8 compiles each module with the compiler
+ * settings of the moment it is loaded and keeps them, so this thread loads the
+ * runtime with the optimising compiler allowed and every grammar without it.
+ * 12.6 MB of C on 2 worker threads (6 alternating runs, median CPU): 4.5 s
+ * baseline only, 3.9 s with the runtime and C's grammar optimised, 3.7 s with
+ * the runtime alone; JavaScript on one thread: 0.1 MB +70 ms, 1 MB about even,
+ * 2.9 MB 1.29 -> 1.05 s wall. Call it before this thread's first parse, with
+ * one `lock` (a SharedArrayBuffer of 4 bytes) for every thread of the process:
+ * the compiler flag is process-wide, so module loads take turns.
  */
-export function optimiseGrammars(languages: readonly string[], lock?: SharedArrayBuffer): void {
+export function optimiseParser(lock?: SharedArrayBuffer): void {
   baseline = true;
-  optimised = new Set(languages);
+  optimisedRuntime = true;
   loadLock = lock ? new Int32Array(lock) : null;
 }
 
@@ -267,9 +267,7 @@ async function parserFor(language: string): Promise<Parser | null> {
       await init();
       // Bytes, not a path: loading by path goes through a dynamic import some hosts (jest's VM) lack.
       // A grammar that fails to load is an error, never a silent fallback (output must not depend on the host).
-      const lang = await compiledAs(optimised.has(language), () =>
-        TS.Language.load(readFileSync(join(wasmDir(), `tree-sitter-${grammar}.wasm`))),
-      );
+      const lang = await compiledAs(false, () => TS.Language.load(readFileSync(join(wasmDir(), `tree-sitter-${grammar}.wasm`))));
       const parser = new TS.Parser();
       parser.setLanguage(lang);
       return parser;

@@ -1,11 +1,11 @@
 // Worker-thread entry: fingerprints batches of files sent by the pool.
 import { parentPort, workerData } from 'node:worker_threads';
 import { fingerprintFile, type FileJob, type FileResult } from '../fingerprint-file';
-import { optimiseGrammars } from '../tokenize/treesitter';
+import { optimiseParser } from '../tokenize/treesitter';
 import { toWire, type WorkerSetup } from './wire';
 
 const setup = workerData as WorkerSetup | undefined;
-if (setup?.grammars) optimiseGrammars(setup.grammars.optimise, setup.grammars.lock);
+if (setup?.optimiseParser) optimiseParser(setup.optimiseParser.lock);
 
 interface Request {
   id: number;

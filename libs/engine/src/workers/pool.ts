@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { fingerprintFile, type FileJob, type FileResult } from '../fingerprint-file';
-import { isBaselineWasmOnly, optimiseGrammars } from '../tokenize/treesitter';
+import { isBaselineWasmOnly, optimiseParser } from '../tokenize/treesitter';
 import { fromWire, type WireResult, type WorkerSetup } from './wire';
 
 /**
@@ -18,27 +18,27 @@ export class FingerprintPool {
   private closing = false;
   private nextId = 1;
 
-  private readonly grammars: { optimise: readonly string[]; lock: SharedArrayBuffer } | null;
+  private readonly parser: WorkerSetup['optimiseParser'];
 
   /**
-   * `optimise`: languages whose grammars V8 may optimise in a process under
-   * baselineWasmOnly (tokenize/treesitter.ts: optimiseGrammars), applied to the
-   * threads this pool tokenises on; nothing changes in any other process.
+   * `optimiseParser`: in a process under baselineWasmOnly, the threads this
+   * pool tokenises on load the parser runtime optimised (tokenize/treesitter.ts:
+   * optimiseParser); nothing changes in any other process.
    */
   constructor(
     size: number,
     private readonly k: number,
     private readonly w: number,
-    opts: { optimise?: readonly string[] } = {},
+    opts: { optimiseParser?: boolean } = {},
   ) {
-    this.grammars = isBaselineWasmOnly() ? { optimise: opts.optimise ?? [], lock: new SharedArrayBuffer(4) } : null;
-    if (size <= 1 && this.grammars) optimiseGrammars(this.grammars.optimise);
+    this.parser = isBaselineWasmOnly() && opts.optimiseParser ? { lock: new SharedArrayBuffer(4) } : null;
+    if (size <= 1 && this.parser) optimiseParser(this.parser.lock);
     for (let i = 0; i < size && size > 1; i++) this.add();
   }
 
   /** A worker that dies (a crash inside a grammar, an out-of-memory kill) is replaced, so a long-lived pool keeps its size. */
   private add(): void {
-    const wk = spawnWorker({ grammars: this.grammars });
+    const wk = spawnWorker({ optimiseParser: this.parser });
     wk.unref();
     wk.once('exit', () => {
       if (this.closing) return;

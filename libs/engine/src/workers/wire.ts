@@ -1,9 +1,9 @@
 import type { FileResult } from '../fingerprint-file';
 import type { LanguageItem } from '../types';
 
-/** What a fingerprint worker is started with: how its grammars are compiled (null: V8's defaults). */
+/** What a fingerprint worker is started with: whether it optimises the parser runtime (tokenize/treesitter.ts: optimiseParser). */
 export interface WorkerSetup {
-  grammars: { optimise: readonly string[]; lock: SharedArrayBuffer } | null;
+  optimiseParser: { lock: SharedArrayBuffer } | null;
 }
 
 /**
