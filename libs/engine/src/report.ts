@@ -24,6 +24,7 @@ const SIGNAL_WORDS: Record<LineageSignal['kind'], string> = {
   DECLARATION: 'a declaration of descent',
   SUCCESSOR: 'the original points at its successor',
   IDENTITY: "who kept the shared project's names",
+  RENAMED_AT_FORK: 'who took a new name when the histories parted',
   MAINTAINERS: 'who continued the pre-fork authors',
   SYNC_MERGES: 'merges that pull from the common line',
   POST_FORK_CHRONOLOGY: 'who kept working on the shared line',

@@ -194,6 +194,23 @@ export interface Topology {
   forkPointNames: NameRef[];
   /** declaration sentences of the fork point's prose files (normalised): text both sides inherited */
   forkPointSentences: string[];
+  /**
+   * On each side, when a name of the fork point first gave way to another name under the same key: the oldest of
+   * the side's own commits, up to RENAME_WINDOW_S after the fork point, whose version of the file names the
+   * project differently. Absent in a history stage persisted by an engine before 0.6.0.
+   */
+  renames?: { origin: Rename[]; target: Rename[] };
+}
+
+export interface Rename {
+  key: string;
+  kind: NameRef['kind'];
+  /** the fork point's name and the one that replaced it */
+  from: string;
+  to: string;
+  commit: string;
+  time: number;
+  path: string;
 }
 
 /** Output of the history stage: each side's walk and how the two relate. */
@@ -225,7 +242,7 @@ export interface EvidenceItem {
 
 /** A signal on which side is the original, from shared history (HISTORY layer). */
 export interface LineageSignal {
-  kind: 'ANCESTRY' | 'DECLARATION' | 'SUCCESSOR' | 'IDENTITY' | 'MAINTAINERS' | 'SYNC_MERGES' | 'POST_FORK_CHRONOLOGY';
+  kind: 'ANCESTRY' | 'DECLARATION' | 'SUCCESSOR' | 'IDENTITY' | 'RENAMED_AT_FORK' | 'MAINTAINERS' | 'SYNC_MERGES' | 'POST_FORK_CHRONOLOGY';
   /** the side this signal says is the original (`none`: recorded, but it cannot tell) */
   original: Side | 'none';
   /** decimal string, 4 places: the weight it carries in the decision (ancestry 10: certain) */

@@ -3,7 +3,9 @@
  * (0.2.0: shared misspellings in LANGUAGE, from the pinned list in typos.ts;
  * 0.3.0: code fingerprints common across unrelated code weigh nothing, from data/common-fingerprints.bin;
  * 0.4.0: shared history decides who forked from whom: topology from git, lineage signals, the manifest's `lineage`;
- * 0.5.0: evidence text gives first appearances as ISO 8601 UTC times, not Unix seconds).
+ * 0.5.0: evidence text gives first appearances as ISO 8601 UTC times, not Unix seconds;
+ * 0.6.0: RENAMED_AT_FORK: the side that took a new name within 60 days of the fork point is the new project, and
+ * maintainers who went with it do not make it the original).
  */
-export const ENGINE_VERSION = 'lineage-engine/0.5.0';
+export const ENGINE_VERSION = 'lineage-engine/0.6.0';
 export const MANIFEST_VERSION = '1';

@@ -77,6 +77,26 @@ describe('lineage signals on synthetic histories', () => {
     expect(r.manifest.metrics.declaredBy).toBe('target');
   });
 
+  it('a side renamed at the fork point is the new project, whoever went with it', async () => {
+    const p = await pairOf(LINEAGE_SCENARIOS.find((s) => s.name === 'lineage-maintainers-follow-a-renamed-fork')!);
+    const r = await analyze({ origin: p.origin, target: p.target, workers: 1 });
+    expect(signal(r, 'RENAMED_AT_FORK')).toMatchObject({ original: 'origin', weight: '3.0000' });
+    expect(signal(r, 'RENAMED_AT_FORK')!.detail).toContain('"alpha-next" in place of "alpha-lib" (package.json)');
+    expect(signal(r, 'RENAMED_AT_FORK')!.detail).toContain('2 days after the fork point');
+    // The maintainer went with the target: recorded, but it carries no weight for the renamed side.
+    expect(signal(r, 'MAINTAINERS')).toMatchObject({ original: 'none', weight: '0.0000' });
+    expect(signal(r, 'MAINTAINERS')!.detail).toContain('they went on with the target, which took a new name at the fork point');
+    expect(r.manifest.evidence.some((e) => e.kind === 'RENAMED_AT_FORK' && e.layer === 'HISTORY')).toBe(true);
+  });
+
+  it('a rename long after the fork point is not a rename at the fork', async () => {
+    const p = await pairOf(LINEAGE_SCENARIOS.find((s) => s.name === 'lineage-upstream-renamed-later')!);
+    const r = await analyze({ origin: p.origin, target: p.target, workers: 1 });
+    expect(signal(r, 'RENAMED_AT_FORK')).toBeUndefined();
+    expect(signal(r, 'MAINTAINERS')).toMatchObject({ original: 'origin' });
+    expect(r.manifest.direction).not.toBe('TARGET_TO_ORIGIN');
+  });
+
   it('sync merges: the side that keeps merging the common line is the fork', async () => {
     const p = await pairOf(LINEAGE_SCENARIOS.find((s) => s.name === 'lineage-sync-merges')!);
     const r = await analyze({ origin: p.origin, target: p.target, workers: 1 });

@@ -4,7 +4,7 @@
 // the common line, and the chronology of material that appeared after the fork
 // point. Pure: the same inputs give the same signals, items and weights.
 import { dec } from '../compare/format';
-import type { ChronologyFact, EvidenceItem, LineageResult, LineageSignal, Location, NameRef, Side, Topology } from '../types';
+import type { ChronologyFact, EvidenceItem, LineageResult, LineageSignal, Location, NameRef, Rename, Side, Topology } from '../types';
 import { continuity } from './maintainers';
 import { declarationSentences, findDeclaration, findSuccessor } from './declarations';
 import { sameName, spellings, urlNames } from './names';
@@ -19,6 +19,8 @@ export const WEIGHTS = {
   SUCCESSOR: 3,
   IDENTITY: { package: 2, module: 2, project: 1.5, url: 1, title: 0.5 } as Record<NameRef['kind'], number>,
   IDENTITY_MAX: 2.5,
+  /** the other side took a new name for the project within RENAME_WINDOW_S of the fork point */
+  RENAMED_AT_FORK: 3,
   MAINTAINERS_CLEAR: 2,
   MAINTAINERS_LEANING: 1,
   SYNC_MERGES: 1.5,
@@ -118,6 +120,20 @@ export function lineageSignals(
     vote('ANCESTRY', 'none', 0, 'both sides pin the same commit');
   }
 
+  // A side that took another name for the project right at the fork point is the new project, whoever went with it
+  // (a community fork often takes the maintainers along). Package, module, C project names and the repository a
+  // README names count; a README title changes for too many other reasons. Read before the maintainers, which it overrules.
+  const changed = { origin: new Set<string>(), target: new Set<string>() };
+  for (const f of topo.forkPointNames) {
+    const o = sides.origin.names.pinned.find((n) => n.key === f.key);
+    const t = sides.target.names.pinned.find((n) => n.key === f.key);
+    if (!o || !t || sameName(o.name, f.name) === sameName(t.name, f.name)) continue;
+    changed[sameName(o.name, f.name) ? 'target' : 'origin'].add(f.key);
+  }
+  const renameAt = (s: Side): Rename | undefined => (topo.renames?.[s] ?? []).find((r) => r.kind !== 'title' && changed[s].has(r.key));
+  const renamed: Side | null =
+    renameAt('origin') && !renameAt('target') ? 'origin' : renameAt('target') && !renameAt('origin') ? 'target' : null;
+
   // Maintainers: the side the people who made the shared history went on committing to.
   const c = continuity(topo.authors.preFork, topo.authors.origin, topo.authors.target);
   const bothWent = c.counted.origin > 0 && c.counted.target > 0;
@@ -127,11 +143,18 @@ export function lineageSignals(
     const hi: Side = c.origin >= c.target ? 'origin' : 'target';
     const h = Math.max(c.origin, c.target);
     const l = Math.min(c.origin, c.target);
-    const w = h >= 0.1 && h >= 3 * l ? WEIGHTS.MAINTAINERS_CLEAR : h >= 0.1 && h >= 1.5 * l ? WEIGHTS.MAINTAINERS_LEANING : 0;
+    const kept = h >= 0.1 && h >= 3 * l ? WEIGHTS.MAINTAINERS_CLEAR : h >= 0.1 && h >= 1.5 * l ? WEIGHTS.MAINTAINERS_LEANING : 0;
+    const w = renamed === hi ? 0 : kept;
     const core = c.core.map((a) => `${a.name} ${pct(a.share)}`).join(', ');
     const d =
       `authors of the shared history (most commits: ${core}) made ${dec(c.origin)} of the origin's ${c.counted.origin} later commits (by share) and ${dec(c.target)} of the target's ${c.counted.target}` +
-      (w ? `: the ${hi} keeps its maintainers` : thirdLine ? ': neither side keeps them' : ': no clear difference');
+      (w
+        ? `: the ${hi} keeps its maintainers`
+        : kept
+          ? `: they went on with the ${hi}, which took a new name at the fork point: maintainers leaving with a renamed fork do not make it the original`
+          : thirdLine
+            ? ': neither side keeps them'
+            : ': no clear difference');
     vote('MAINTAINERS', w ? hi : 'none', w, d);
     item('MAINTAINERS_CONTINUED', w, w ? hi : 'none', d);
   }
@@ -163,13 +186,20 @@ export function lineageSignals(
         `the ${s} kept names of the shared project that the ${other(s)} changed`,
       );
   }
+  if (renamed) {
+    const r = renameAt(renamed)!;
+    const days = Math.max(0, Math.round((r.time - topo.forkPoints[0]!.time) / 86_400));
+    const d = `the ${renamed} took the name "${r.to}" in place of "${r.from}" (${r.path}) in ${short(r.commit)}, ${days} day${days === 1 ? '' : 's'} after the fork point, while the ${other(renamed)} kept it: the ${renamed} is the new project`;
+    vote('RENAMED_AT_FORK', other(renamed), WEIGHTS.RENAMED_AT_FORK, d);
+    item('RENAMED_AT_FORK', WEIGHTS.RENAMED_AT_FORK, other(renamed), d);
+  }
 
   // Declarations in prose, matched against every name the other side carried, and its URL. A name the
   // shared project carried (at the fork point, or earlier) points at the other side only if that side
   // continues the project (its maintainers, or its package name): two forks of a third project both
   // declare the third one. And the original pointing at its successor.
   const forkNames = spellingSet(topo.forkPointNames);
-  const continues = (s: Side): boolean => keptStrong[s] || (bothWent && c[s] >= 0.1);
+  const continues = (s: Side): boolean => keptStrong[s] || (bothWent && c[s] >= 0.1) || renamed === other(s);
   /** What one side reads of the other: the names it carries now, every name it carried, its prose sentences. */
   const seen = (s: Side) => ({
     current: spellingSet(sides[s].names.pinned, urlNames(sides[s].url)),

@@ -2,10 +2,10 @@ import { BlobReader } from '../git/catfile';
 import { PairView } from '../git/pair-view';
 import { resolveGitDir } from '../git/runner';
 import type { Deadline } from '../limits';
-import type { AuthorCount, Limits, NameRef, Topology } from '../types';
+import type { AuthorCount, Limits, NameRef, Rename, Topology } from '../types';
 import { declarationSentences } from './declarations';
 import { countAuthors } from './maintainers';
-import { DOC_FILE, IDENTITY_FILE, namesIn } from './names';
+import { DOC_FILE, IDENTITY_FILE, namesIn, sameName } from './names';
 
 const HEX40 = /^[0-9a-f]{40}$/;
 const MAX_DOC_BYTES = 256 * 1024;
@@ -22,6 +22,7 @@ export const EMPTY_TOPOLOGY = (): Topology => ({
   syncMerges: { origin: 0, target: 0 },
   forkPointNames: [],
   forkPointSentences: [],
+  renames: { origin: [], target: [] },
 });
 
 interface OwnCommit {
@@ -82,6 +83,7 @@ export async function topology(
       });
     opts.deadline.check();
     const names = await forkPointIdentity(view, forkPoints[0]!.commit, opts);
+    const renames = await renamesAfterFork(view, { origin: o, target: t }, bases, forkPoints[0]!, names.names, opts);
     return {
       forkPoints,
       originIsAncestor: bases.includes(o),
@@ -94,6 +96,7 @@ export async function topology(
       syncMerges: { origin: syncMerges(oOwn), target: syncMerges(tOwn) },
       forkPointNames: names.names,
       forkPointSentences: names.sentences,
+      renames,
     };
   } finally {
     view.close();
@@ -111,6 +114,90 @@ function syncMerges(own: readonly OwnCommit[]): number {
   for (const c of own) if (c.parents.length > 1 && c.parents.slice(1).some((p) => !ids.has(p))) n++;
   return n;
 }
+
+/** How long after the fork point a side's own commits are searched for the rename that made it a new project. */
+export const RENAME_WINDOW_S = 60 * 86_400;
+
+/**
+ * When each name of the fork point first gave way to another on each side: the side's own commits up to
+ * RENAME_WINDOW_S after the fork point that touch the files naming the project, oldest first, each such file read
+ * until its name changes. A fork renames itself when it is made; an upstream that renames later is outside the
+ * window. Bounded: only commits in the window, the files the fork point named the project in, and at most
+ * MAX_RENAME_READS versions read a side.
+ */
+async function renamesAfterFork(
+  view: PairView,
+  heads: { origin: string; target: string },
+  bases: string[],
+  fork: { commit: string; time: number },
+  forkNames: readonly NameRef[],
+  opts: { deadline: Deadline; signal?: AbortSignal },
+): Promise<{ origin: Rename[]; target: Rename[] }> {
+  const out: { origin: Rename[]; target: Rename[] } = { origin: [], target: [] };
+  const paths = [...new Set(forkNames.map((n) => n.path))].sort();
+  if (!paths.length) return out;
+  // The pair view holds both sides' objects; the caller's reader holds one side's only.
+  const reader = new BlobReader(view.gitDir);
+  try {
+    for (const side of ['origin', 'target'] as const) {
+      const log = (
+        await view.run(
+          [
+            'log',
+            '--reverse',
+            '--format=%x01%H %ct',
+            '--raw',
+            '--no-abbrev',
+            '--no-renames',
+            `--until=${fork.time + RENAME_WINDOW_S}`,
+            '--end-of-options',
+            heads[side],
+            ...bases.map((b) => `^${b}`),
+            '--',
+            ...paths,
+          ],
+          { signal: opts.signal, timeoutMs: opts.deadline.remainingMs(), maxOutputBytes: 16 * 1024 * 1024 },
+        )
+      ).toString('utf8');
+      const open = new Map(forkNames.map((n) => [n.key, n]));
+      let commit = '';
+      let time = 0;
+      let reads = 0;
+      for (const line of log.split('\n')) {
+        if (!open.size || reads >= MAX_RENAME_READS) break;
+        if (line.startsWith('\x01')) {
+          const sp = line.indexOf(' ');
+          commit = line.slice(1, sp);
+          time = Number(line.slice(sp + 1));
+          continue;
+        }
+        const tab = line.indexOf('\t');
+        if (!line.startsWith(':') || tab < 0) continue;
+        const path = line.slice(tab + 1);
+        const blob = line.slice(1, tab).split(' ')[3] ?? '';
+        if (!HEX40.test(blob) || /^0+$/.test(blob) || ![...open.values()].some((n) => n.path === path)) continue;
+        reads++;
+        const b = await reader.readBlob(blob, MAX_DOC_BYTES);
+        if (!b) continue;
+        const now = namesIn(path, b.toString('utf8'), blob, commit);
+        for (const f of [...open.values()]) {
+          if (f.path !== path) continue;
+          const n = now.find((x) => x.key === f.key);
+          if (n && !sameName(n.name, f.name)) {
+            out[side].push({ key: f.key, kind: f.kind, from: f.name, to: n.name, commit, time, path });
+            open.delete(f.key);
+          }
+        }
+      }
+      opts.deadline.check();
+    }
+    return out;
+  } finally {
+    reader.close();
+  }
+}
+
+const MAX_RENAME_READS = 200;
 
 /** Names and declaration sentences in the root files of a commit (the fork point). */
 async function forkPointIdentity(

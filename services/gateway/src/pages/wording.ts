@@ -33,7 +33,12 @@ export const SIGNALS: { key: string; title: string; plain: string; kinds: string
     plain: 'the newest commit both histories hold, and the commits each side made after it',
     kinds: ['SHARED_COMMITS', 'PINNED_COMMIT_IN_OTHER_HISTORY'],
   },
-  { key: 'identity', title: 'Identity', plain: "who kept the shared project's names", kinds: ['IDENTITY_KEPT'] },
+  {
+    key: 'identity',
+    title: 'Identity',
+    plain: "who kept the shared project's names, and who took a new one when the histories parted",
+    kinds: ['IDENTITY_KEPT', 'RENAMED_AT_FORK'],
+  },
   { key: 'maintainers', title: 'Maintainer continuity', plain: 'who continued the pre-fork authors', kinds: ['MAINTAINERS_CONTINUED'] },
   {
     key: 'declarations',
