@@ -141,13 +141,32 @@ export function classifyPath(path: string): FileClass | null {
   return null;
 }
 
-/** Full classification: path first, then content (binary, generated marker, minified shape). */
+/** Languages whose files may well begin as an XML or HTML document. */
+const MARKUP_LANGUAGES = new Set(['html', 'vue', 'php']);
+
+/**
+ * An XML or HTML document under a code file's extension is data, not that language: Qt Linguist's translation
+ * files are `.ts` (KeePassXC holds 16 MB of them, which the TypeScript grammar took 13 s to parse as code).
+ */
+export function isMarkupInCodeFile(path: string, content: Buffer | null): boolean {
+  const lang = languageOf(path);
+  if (!content || !lang || MARKUP_LANGUAGES.has(lang)) return false;
+  const head = content
+    .subarray(0, 256)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  return /^<(\?xml|!DOCTYPE)[\s>]/i.test(head);
+}
+
+/** Full classification: path first, then content (binary, markup under a code extension, generated marker, minified shape). */
 export function classify(path: string, content: Buffer | null): FileClass {
   const byPath = classifyPath(path);
   if (byPath) return byPath;
   if (content) {
     const head = content.subarray(0, 8000);
     if (head.includes(0)) return 'binary';
+    if (isMarkupInCodeFile(path, content)) return 'config';
     const text = head.toString('utf8');
     const firstLines = text.split('\n', 12).join('\n');
     if (GENERATED_MARK.test(firstLines)) return 'generated';

@@ -1,7 +1,7 @@
 import { BlobReader } from './git/catfile';
 import { listTree } from './git/lstree';
 import { resolveGitDir } from './git/runner';
-import { classify, classifyPath, countLines, isSafePath, languageOf } from './classify';
+import { classify, classifyPath, countLines, isMarkupInCodeFile, isSafePath, languageOf } from './classify';
 import { EngineError } from './errors';
 import { Deadline, resolveLimits } from './limits';
 import type { Inventory, InventoryFile, InventorySummary, Limits, ProgressFn, RepoRef, Side, SkippedItem } from './types';
@@ -89,7 +89,7 @@ async function inventoryWith(
       blobId: c.oid,
       size: c.size,
       class: cls,
-      language: cls === 'binary' ? null : languageOf(c.path),
+      language: cls === 'binary' || (cls === 'config' && isMarkupInCodeFile(c.path, content)) ? null : languageOf(c.path),
       lines: content && cls !== 'binary' ? countLines(content) : 0,
     });
     done++;

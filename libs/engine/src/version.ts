@@ -5,7 +5,8 @@
  * 0.4.0: shared history decides who forked from whom: topology from git, lineage signals, the manifest's `lineage`;
  * 0.5.0: evidence text gives first appearances as ISO 8601 UTC times, not Unix seconds;
  * 0.6.0: RENAMED_AT_FORK: the side that took a new name within 60 days of the fork point is the new project, and
- * maintainers who went with it do not make it the original).
+ * maintainers who went with it do not make it the original; an XML or HTML document under a code file's extension,
+ * such as a Qt translation `.ts` file, is config, not code).
  */
 export const ENGINE_VERSION = 'lineage-engine/0.6.0';
 export const MANIFEST_VERSION = '1';

@@ -1,4 +1,5 @@
 import { classify, isSafePath, languageOf } from '@lineage/engine';
+import { isMarkupInCodeFile } from '../src/classify';
 
 describe('classify', () => {
   const b = (s: string): Buffer => Buffer.from(s);
@@ -32,5 +33,21 @@ describe('classify', () => {
     for (const p of ['../etc/passwd', 'a/../../b', '/abs', 'a//b', 'a/./b', 'bad\nname', 'tab\tname', 'x/.git/config', 'back\\slash'])
       expect(isSafePath(p)).toBe(false);
     for (const p of ['a/b.js', 'dir/file name.txt', 'ünïcode/ok.py']) expect(isSafePath(p)).toBe(true);
+  });
+});
+
+describe('markup under a code extension', () => {
+  const qtTranslation = Buffer.from('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n<TS version="2.1" language="de">\n<context>\n');
+  it('a Qt Linguist .ts file is data, not TypeScript', () => {
+    expect(isMarkupInCodeFile('share/translations/app_de.ts', qtTranslation)).toBe(true);
+    expect(classify('share/translations/app_de.ts', qtTranslation)).toBe('config');
+    expect(isMarkupInCodeFile('x.ts', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('\n  <!DOCTYPE TS>')]))).toBe(true);
+  });
+  it('TypeScript, and languages that may begin as a document, are left as they are', () => {
+    const ts = Buffer.from('// <?xml is only mentioned here\nexport const x = "<?xml";\n');
+    expect(classify('src/x.ts', ts)).toBe('source');
+    expect(isMarkupInCodeFile('src/x.ts', ts)).toBe(false);
+    expect(isMarkupInCodeFile('index.php', Buffer.from('<!DOCTYPE html>\n<?php echo 1; ?>'))).toBe(false);
+    expect(classify('page.html', Buffer.from('<!DOCTYPE html>\n<html></html>'))).toBe('source');
   });
 });
