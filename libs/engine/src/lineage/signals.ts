@@ -123,14 +123,15 @@ export function lineageSignals(
   // A side that took another name for the project right at the fork point is the new project, whoever went with it
   // (a community fork often takes the maintainers along). Package, module, C project names and the repository a
   // README names count; a README title changes for too many other reasons. Read before the maintainers, which it overrules.
-  const changed = { origin: new Set<string>(), target: new Set<string>() };
-  for (const f of topo.forkPointNames) {
+  // Per name key held at the fork point that one side kept and the other changed: both sides' names now, and the keeper.
+  const identity = topo.forkPointNames.flatMap((f) => {
     const o = sides.origin.names.pinned.find((n) => n.key === f.key);
     const t = sides.target.names.pinned.find((n) => n.key === f.key);
-    if (!o || !t || sameName(o.name, f.name) === sameName(t.name, f.name)) continue;
-    changed[sameName(o.name, f.name) ? 'target' : 'origin'].add(f.key);
-  }
-  const renameAt = (s: Side): Rename | undefined => (topo.renames?.[s] ?? []).find((r) => r.kind !== 'title' && changed[s].has(r.key));
+    if (!o || !t || sameName(o.name, f.name) === sameName(t.name, f.name)) return [];
+    return [{ f, o, t, keeper: (sameName(o.name, f.name) ? 'origin' : 'target') as Side }];
+  });
+  const renameAt = (s: Side): Rename | undefined =>
+    (topo.renames?.[s] ?? []).find((r) => r.kind !== 'title' && identity.some((i) => i.f.key === r.key && i.keeper !== s));
   const renamed: Side | null =
     renameAt('origin') && !renameAt('target') ? 'origin' : renameAt('target') && !renameAt('origin') ? 'target' : null;
 
@@ -162,15 +163,7 @@ export function lineageSignals(
   // Identity: per name key held at the fork point, the side that kept it and the side that changed it.
   const idWeight = { origin: 0, target: 0 };
   const keptStrong = { origin: false, target: false };
-  for (const f of topo.forkPointNames) {
-    const now = (s: Side): NameRef | undefined => sides[s].names.pinned.find((n) => n.key === f.key);
-    const o = now('origin');
-    const t = now('target');
-    if (!o || !t) continue;
-    const keepO = sameName(o.name, f.name);
-    const keepT = sameName(t.name, f.name);
-    if (keepO === keepT) continue;
-    const keeper: Side = keepO ? 'origin' : 'target';
+  for (const { f, o, t, keeper } of identity) {
     const w = WEIGHTS.IDENTITY[f.kind];
     idWeight[keeper] += w;
     if (w >= WEIGHTS.IDENTITY.project) keptStrong[keeper] = true;
