@@ -29,3 +29,22 @@ describe('migrate, several runners at once', () => {
     }
   });
 });
+
+describe('migrate after two runners both inserted the lock row', () => {
+  it('repairs the lock table instead of waiting out "already locked"', async () => {
+    const database = await freshDatabase('lineage_migrate_lock_rows');
+    const dbs = Array.from({ length: 2 }, () => createDb({ url: database.url, schema: 'race', poolMax: 2, applicationName: 'race' }));
+    try {
+      expect(await migrate(dbs[0]!, 'race', migrations.slice(0, 1))).toEqual(['0001_t']);
+      // The state the insert race leaves: two unlocked rows.
+      await dbs[0]!.withSchema('race').table('knex_migrations_lock').insert({ is_locked: 0 });
+      expect(await dbs[0]!.withSchema('race').table('knex_migrations_lock').count({ n: '*' })).toEqual([{ n: '2' }]);
+      const results = await Promise.all(dbs.map((db) => migrate(db, 'race', migrations, 5_000)));
+      expect(results.flat()).toEqual(['0002_u']);
+      expect(await dbs[0]!.withSchema('race').table('knex_migrations_lock').count({ n: '*' })).toEqual([{ n: '1' }]);
+    } finally {
+      await Promise.all(dbs.map((db) => db.destroy()));
+      await database.drop();
+    }
+  });
+});
