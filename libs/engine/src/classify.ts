@@ -146,7 +146,7 @@ const MARKUP_LANGUAGES = new Set(['html', 'vue', 'php']);
 
 /**
  * An XML or HTML document under a code file's extension is data, not that language: Qt Linguist's translation
- * files are `.ts` (KeePassXC holds 16 MB of them, which the TypeScript grammar took 13 s to parse as code).
+ * files are `.ts` (KeePassXC holds 16 MB of them: parsed as TypeScript they took about 15 s of a 19 s analysis).
  */
 export function isMarkupInCodeFile(path: string, content: Buffer | null): boolean {
   const lang = languageOf(path);

@@ -42,7 +42,7 @@ export async function history(repo: RepoRef, source: HistoryInventory, opts: Sta
   const commit = source.commit;
   if (!/^[0-9a-f]{40}$/.test(commit)) throw new EngineError('INVALID_INPUT', 'invalid commit id');
   const known = 'files' in source ? codePaths(source) : null;
-  if (!known && 'inventory' in source) source.inventory.catch(() => undefined); // its failure is this walk's, awaited below
+  if (!('files' in source)) source.inventory.catch(() => undefined); // its failure is this walk's, awaited below
   // Only code can be dated; a path classifyPath rules out never becomes code, whatever its content.
   const mayBeCode = (path: string): boolean => (known ? known.has(path) : classifyPath(path) === null);
   // Progress counts toward the history's real size (bounded by the limit), never toward the limit itself.

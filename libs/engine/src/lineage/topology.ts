@@ -175,13 +175,13 @@ async function renamesAfterFork(
         if (!line.startsWith(':') || tab < 0) continue;
         const path = line.slice(tab + 1);
         const blob = line.slice(1, tab).split(' ')[3] ?? '';
-        if (!HEX40.test(blob) || /^0+$/.test(blob) || ![...open.values()].some((n) => n.path === path)) continue;
+        const named = [...open.values()].filter((n) => n.path === path);
+        if (!HEX40.test(blob) || /^0+$/.test(blob) || !named.length) continue;
         reads++;
         const b = await reader.readBlob(blob, MAX_DOC_BYTES);
         if (!b) continue;
         const now = namesIn(path, b.toString('utf8'), blob, commit);
-        for (const f of [...open.values()]) {
-          if (f.path !== path) continue;
+        for (const f of named) {
           const n = now.find((x) => x.key === f.key);
           if (n && !sameName(n.name, f.name)) {
             out[side].push({ key: f.key, kind: f.kind, from: f.name, to: n.name, commit, time, path });
