@@ -99,6 +99,19 @@ const completedLines = (id: string) =>
   workers
     .flatMap((w) => w.output().split('\n'))
     .filter((l) => l.includes('"msg":"analysis completed"') && l.includes(`"analysisId":"${id}"`)).length;
+/**
+ * Exactly one worker logged the analysis's completion. The log line follows the completed row (the event is
+ * published in between) and crosses a pipe, so a loaded machine can show the row first: wait for the line.
+ */
+const completedOnce = async (id: string) => {
+  await waitFor(`the completion of ${id} logged`, async () => completedLines(id) >= 1, 30_000, 50);
+  expect(completedLines(id)).toBe(1);
+};
+
+// A test that fails midway must not leave its workers to take the next test's jobs.
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((w) => w.stop()));
+}, 60_000);
 
 describe('durable pipeline', () => {
   it('20 analyses on two workers, one killed mid-run: all complete exactly once, manifests equal uninterrupted runs', async () => {
@@ -125,7 +138,7 @@ describe('durable pipeline', () => {
       240_000,
       500,
     );
-    for (const id of ids) expect(completedLines(id)).toBe(1);
+    for (const id of ids) await completedOnce(id);
 
     // Every manifest equals what the bare engine computes for the same pair.
     for (const [k, [i, j]] of pairs.entries()) {
@@ -202,7 +215,7 @@ describe('durable pipeline', () => {
     } finally {
       await nc.close();
     }
-    expect(completedLines(id)).toBe(1);
+    await completedOnce(id);
     expect((await getAnalysis(id)).state).toBe('completed');
     await Promise.all(workers.splice(0).map((w) => w.stop()));
   }, 180_000);
@@ -275,7 +288,7 @@ describe('durable pipeline', () => {
       for (const s of final.stages) expect(s.attempt).toBe(s.name === interrupted.name ? 2 : 1);
       expect(other.output()).toContain('"msg":"stage retried"');
       expect(await metric(other.port, 'lineage_pipeline_stage_retries_total', `stage="${interrupted.name}"`)).toBe(1);
-      expect(completedLines(id)).toBe(1);
+      await completedOnce(id);
     } finally {
       await nc.close();
     }
@@ -307,7 +320,7 @@ describe('durable pipeline', () => {
     await waitFor('completed after the restart', async () => (await getAnalysis(id)).state === 'completed', 120_000, 250);
     expect(await metric(w.port, 'lineage_pipeline_jobs_republished_total', 'outcome="published"')).toBe(1);
     expect(w.output()).toContain('"msg":"republished the job of a queued analysis"');
-    expect(completedLines(id)).toBe(1);
+    await completedOnce(id);
     // Nothing doubled: the pair has exactly this analysis, and asking again returns it.
     const again = await postAnalysis(repos[5]!, repos[1]!);
     expect(again.status).toBe(200);
