@@ -75,6 +75,19 @@ describe('declarations in prose', () => {
       ]),
     ).toBe('satori/go.uuid');
     expect(find('thefuzz, formerly known as fuzzywuzzy, matches strings.', ['fuzzywuzzy'])).toBe('fuzzywuzzy');
+    // RocksDB's README names the project it grew from this way.
+    expect(
+      find(
+        'It is built on earlier work on [LevelDB](https://github.com/google/leveldb) by Sanjay Ghemawat (sanjay@google.com)\nand Jeff Dean',
+        ['google/leveldb'],
+      ),
+    ).toBe('google/leveldb');
+  });
+
+  it("takes building on a project's work as descent, and building on a platform as nothing", () => {
+    expect(find('This library builds on the original work of left-pad by Azer.', ['left-pad'])).toBe('left-pad');
+    expect(find('Koa is built on top of Node.js and its http module.', ['node.js'])).toBeNull();
+    expect(find('Built on express, for teams.', ['express'])).toBeNull();
   });
 
   it('needs a trigger, the name soon after it, in the same sentence', () => {

@@ -8,6 +8,8 @@ const TRIGGER = new RegExp(
     '(?:hard|soft|friendly|community|maintained|community[- ]maintained|actively[- ]maintained|blessed|official)?\\s*fork(?:ed)?\\s+(?:of|from|off)',
     'forked\\s+(?:it\\s+|this\\s+\\w+\\s+)?from',
     'based\\s+on',
+    // "It is built on earlier work on LevelDB": building on a project's work, not on a platform ("built on Node.js")
+    '(?:built|builds|building)\\s+(?:up)?on\\s+(?:the\\s+)?(?:earlier|previous|prior|original)\\s+work\\s+(?:on|of|by|from|in)',
     'derived\\s+from',
     'continuation\\s+of',
     'successor\\s+(?:to|of)',
