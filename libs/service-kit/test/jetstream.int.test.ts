@@ -156,6 +156,10 @@ describe('consume', () => {
         ...base(log, 'test-backoff'),
         maxDeliver: 3,
         backoff: { baseMs: 500, maxMs: 5_000 },
+        // A pull that outlasts the 1 s delay. With a 1 s pull, the one asked for after the second delivery expires
+        // just as the third becomes due; one clean-clone run timed out below (20 s, failure never recorded), most
+        // likely because that last delivery went to the expiring pull.
+        pullExpiresMs: 5_000,
         recordFailure: async (err) => void recorded.push(String(err)),
       },
     );
