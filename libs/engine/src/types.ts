@@ -186,7 +186,7 @@ export interface Topology {
   targetOnly: number;
   /** a walk stopped at maxCommits (the counts are then lower bounds), or a side is a shallow clone */
   truncated: boolean;
-  /** authors of the shared commits, and of each side's own commits */
+  /** authors of the shared commits, and of each side's own commits dated after the newest fork point */
   authors: { preFork: AuthorCount[]; origin: AuthorCount[]; target: AuthorCount[] };
   /** merges among a side's own commits that bring in shared history: pulls from the common line */
   syncMerges: { origin: number; target: number };

@@ -7,7 +7,8 @@
  * 0.6.0: RENAMED_AT_FORK: the side that took a new name within 60 days of the fork point is the new project, and
  * maintainers who went with it do not make it the original; an XML or HTML document under a code file's extension,
  * such as a Qt translation `.ts` file, is config, not code;
- * 0.6.1: "built on earlier work on X" declares descent from X).
+ * 0.6.1: "built on earlier work on X" declares descent from X; maintainer continuity counts a side's own commits
+ * dated after the newest fork point only).
  */
 export const ENGINE_VERSION = 'lineage-engine/0.6.1';
 export const MANIFEST_VERSION = '1';

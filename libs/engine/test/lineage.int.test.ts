@@ -97,6 +97,15 @@ describe('lineage signals on synthetic histories', () => {
     expect(r.manifest.direction).not.toBe('TARGET_TO_ORIGIN');
   });
 
+  it("a side's own commits dated before the fork point are not work after it (history held under other ids)", async () => {
+    const p = await pairOf(LINEAGE_SCENARIOS.find((s) => s.name === 'lineage-fork-holds-old-history-under-other-ids')!);
+    const r = await analyze({ origin: p.origin, target: p.target, workers: 1 });
+    expect(r.manifest.lineage!.targetOnlyCommits).toBe(14);
+    // Counted: the merge and three commits by the newcomer; the maintainer's ten old commits are not.
+    expect(signal(r, 'MAINTAINERS')).toMatchObject({ original: 'origin' });
+    expect(signal(r, 'MAINTAINERS')!.detail).toContain("of the origin's 3 later commits (by share) and 0.0000 of the target's 4");
+  });
+
   it('sync merges: the side that keeps merging the common line is the fork', async () => {
     const p = await pairOf(LINEAGE_SCENARIOS.find((s) => s.name === 'lineage-sync-merges')!);
     const r = await analyze({ origin: p.origin, target: p.target, workers: 1 });

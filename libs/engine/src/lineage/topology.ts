@@ -30,6 +30,8 @@ interface OwnCommit {
   parents: string[];
   name: string;
   email: string;
+  /** committer time, Unix seconds */
+  time: number;
 }
 
 /**
@@ -64,14 +66,19 @@ export async function topology(
       .sort((a, b) => b.time - a.time || (a.commit < b.commit ? -1 : 1));
     const not = ['--not', ...bases];
     const own = async (head: string): Promise<OwnCommit[]> =>
-      (await git(['log', `--max-count=${m}`, '--format=%H%x00%P%x00%aN%x00%aE', head, ...not]))
+      (await git(['log', `--max-count=${m}`, '--format=%H%x00%P%x00%aN%x00%aE%x00%ct', head, ...not]))
         .split('\n')
         .filter(Boolean)
         .map((l) => {
-          const [id = '', parents = '', name = '', email = ''] = l.split('\0');
-          return { id, parents: parents.split(' ').filter(Boolean), name, email };
+          const [id = '', parents = '', name = '', email = '', time = '0'] = l.split('\0');
+          return { id, parents: parents.split(' ').filter(Boolean), name, email, time: Number(time) };
         });
     const [oOwn, tOwn] = [await own(o), await own(t)];
+    // Who went on after the fork: a side's own commits dated after the newest fork point. A side's own commits
+    // dated before it are older work under other ids (history converted or rewritten apart, as KeyDB holds Redis's
+    // history before 2019 under ids of its own: 15,540 of its 17,311 own commits, 6,728 of them antirez's) or branches
+    // merged later, not commits made after the histories parted.
+    const later = (own: OwnCommit[]): OwnCommit[] => own.filter((c) => c.time > forkPoints[0]!.time);
     opts.deadline.check();
     const shared = Number((await git(['rev-list', '--count', `--max-count=${m}`, ...bases])).trim());
     const preFork = (await git(['log', `--max-count=${m}`, '--format=%aN%x00%aE', ...bases]))
@@ -92,7 +99,7 @@ export async function topology(
       originOnly: oOwn.length,
       targetOnly: tOwn.length,
       truncated: view.shallow || oOwn.length >= m || tOwn.length >= m || shared >= m,
-      authors: { preFork: countAuthors(preFork), origin: countAuthors(oOwn), target: countAuthors(tOwn) },
+      authors: { preFork: countAuthors(preFork), origin: countAuthors(later(oOwn)), target: countAuthors(later(tOwn)) },
       syncMerges: { origin: syncMerges(oOwn), target: syncMerges(tOwn) },
       forkPointNames: names.names,
       forkPointSentences: names.sentences,
