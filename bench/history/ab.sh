@@ -5,6 +5,7 @@
 #
 #   bash bench/history/ab.sh RUNS PAIR REV...        e.g.  bash bench/history/ab.sh 6 redis-valkey e835b7f HEAD
 #
+# Runs leave out NODE_EXTRA_CA_CERTS, as run.ts does (Node would read that CA bundle at each start; see run.ts).
 # REV `.` is this checkout's own build (libs/engine/dist, after `make build`), uncommitted changes included.
 # Each revision's engine is built once in a worktree under .cache/ab/<commit> (node_modules shared with this
 # checkout). PAIR: redis-valkey | uglify-terser (mirrors under LINEAGE_BENCH_MIRRORS, default ../.mirror, as for
@@ -47,7 +48,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for _ in $(seq "$runs"); do
   for i in "${!clis[@]}"; do
-    /usr/bin/time -f "%e %U %S %M" -a -o "$out/$i.time" node "${clis[$i]}" analyze "${args[@]}" --json > "$out/run.json"
+    env -u NODE_EXTRA_CA_CERTS /usr/bin/time -f "%e %U %S %M" -a -o "$out/$i.time" node "${clis[$i]}" analyze "${args[@]}" --json > "$out/run.json"
     node -e "process.stdout.write(require('$out/run.json').manifestHash.slice(0, 12) + ' ')"
   done
 done

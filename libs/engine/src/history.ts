@@ -188,6 +188,17 @@ async function projectNames(
   }
 }
 
+/**
+ * Whether two whole walks (neither truncated) share no commit: then git's merge bases are none as well (each side
+ * reaches in the pair view at most what it reaches alone), and topology need not ask.
+ */
+function disjoint(o: History, t: History): boolean {
+  if (o.truncated || t.truncated) return false;
+  const [small, large] = o.commits.length <= t.commits.length ? [o, t] : [t, o];
+  const ids = new Set(small.commits.map((c) => c.id));
+  return !large.commits.some((c) => ids.has(c.id));
+}
+
 /** Up to n items evenly spread over the list, the first always included. */
 function sample<T>(list: readonly T[], n: number): T[] {
   if (list.length <= n) return [...list];
@@ -218,7 +229,7 @@ export async function histories(
   const topo = await topology(
     { origin: origin.dir, target: target.dir },
     { origin: inv.origin.commit, target: inv.target.commit },
-    { limits, deadline, signal: opts.signal, reader: opts.readers?.origin },
+    { limits, deadline, signal: opts.signal, reader: opts.readers?.origin, disjoint: disjoint(o, t) },
   );
   return { origin: o, target: t, topology: topo };
 }

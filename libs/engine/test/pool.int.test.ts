@@ -48,3 +48,28 @@ describe('FingerprintPool, long-lived', () => {
     }
   });
 });
+
+describe('FingerprintPool, in-process', () => {
+  it('gives the event loop turns during a long batch (the git processes of other stages are read meanwhile)', async () => {
+    const pool = new FingerprintPool(1, DEFAULT_K, DEFAULT_WINDOW);
+    await pool.run([job(0)]); // the grammar is loaded: what follows runs on settled promises alone
+    const big = (i: number) => ({ ...job(i), text: Array.from({ length: 20 }, (_, l) => job(i * 1000 + l).text).join('') });
+    let turns = 0;
+    let running = true;
+    const tick = (): void => {
+      if (!running) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const t0 = performance.now();
+    const results = await pool.run(Array.from({ length: 400 }, (_, i) => big(i + 1)));
+    const ms = performance.now() - t0;
+    running = false;
+    expect(results).toHaveLength(400);
+    // A turn after each slice of about 10 ms (a slice ends with the file that crosses it); none without yielding.
+    expect(ms).toBeGreaterThan(40);
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(ms / 40));
+    await pool.close();
+  });
+});

@@ -44,7 +44,14 @@ interface OwnCommit {
 export async function topology(
   dirs: { origin: string; target: string },
   commits: { origin: string; target: string },
-  opts: { limits: Limits; deadline: Deadline; signal?: AbortSignal; reader?: BlobReader },
+  opts: {
+    limits: Limits;
+    deadline: Deadline;
+    signal?: AbortSignal;
+    reader?: BlobReader;
+    /** the caller's whole walks of both histories share no commit: there is no merge base to ask git for */
+    disjoint?: boolean;
+  },
 ): Promise<Topology> {
   const view = PairView.open(resolveGitDir(dirs.origin), resolveGitDir(dirs.target));
   const git = (args: string[], maxOutputBytes = 64 * 1024 * 1024): Promise<string> =>
@@ -56,7 +63,9 @@ export async function topology(
     const o = commits.origin;
     const t = commits.target;
     if (!HEX40.test(o) || !HEX40.test(t)) throw new Error('topology needs resolved commit ids');
-    const bases = (await git(['merge-base', '--all', '--end-of-options', o, t])).split('\n').filter((l) => HEX40.test(l));
+    const bases = opts.disjoint
+      ? []
+      : (await git(['merge-base', '--all', '--end-of-options', o, t])).split('\n').filter((l) => HEX40.test(l));
     if (!bases.length) return { ...EMPTY_TOPOLOGY(), truncated: view.shallow };
     opts.deadline.check();
     const forkPoints = (await git(['show', '-s', '--no-show-signature', '--format=%H %ct', ...bases]))

@@ -62,7 +62,17 @@ export class FingerprintPool {
   async run(jobs: FileJob[]): Promise<FileResult[]> {
     if (this.workers.length === 0) {
       const out: FileResult[] = [];
-      for (const j of jobs) out.push(await fingerprintFile(j, this.k, this.w));
+      let since = performance.now();
+      for (const j of jobs) {
+        out.push(await fingerprintFile(j, this.k, this.w));
+        // Tokenising here runs on promises that are already settled: without a turn of the event loop now and
+        // then, the stages beside it (the history's git log and blob reads, the topology's git) wait until the
+        // batch ends. Measured on axios x redaxios (ab.sh, 8 runs each): 0.67 -> 0.57 s.
+        if (performance.now() - since >= IN_PROCESS_SLICE_MS) {
+          await new Promise<void>((r) => setImmediate(r));
+          since = performance.now();
+        }
+      }
       return out;
     }
     const worker = await this.acquire();
@@ -117,6 +127,9 @@ export class FingerprintPool {
     this.idle.length = 0;
   }
 }
+
+/** In-process tokenising gives the event loop a turn at least this often. */
+const IN_PROCESS_SLICE_MS = 10;
 
 /**
  * A worker's young generation is capped at 8 MB: tokenising makes short-lived

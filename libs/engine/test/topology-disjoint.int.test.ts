@@ -1,0 +1,56 @@
+// histories() tells topology() when the two whole walks share no commit, and topology then skips asking git for
+// merge bases. The hint must give what git would have said, and must never be given for walks that were cut short.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Deadline, histories, inventory, resolveLimits, topology, type CommitSpec } from '@lineage/engine';
+import { buildRepo } from '../../../test/fixtures/git-builder';
+
+const base = mkdtempSync(join(tmpdir(), 'lineage-topology-disjoint-'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const commits = (tag: string, from: number, n: number): CommitSpec[] =>
+  Array.from({ length: n }, (_, i) => ({
+    time: 1_600_000_000 + (from + i) * 3600,
+    message: `${tag} ${from + i}`,
+    files: { [`src/${tag}.js`]: `export const v${from + i} = ${from + i};\n` },
+  }));
+// The same first commits give the same ids: `fork` holds upstream's first five.
+const shared = commits('shared', 0, 5);
+const upstream = buildRepo(join(base, 'upstream.git'), { commits: [...shared, ...commits('up', 5, 5)] });
+const fork = buildRepo(join(base, 'fork.git'), { commits: [...shared, ...commits('fork', 5, 5)] });
+const other = buildRepo(join(base, 'other.git'), { commits: commits('other', 0, 6) });
+
+async function pair(o: string, oc: string, t: string, tc: string, maxCommits?: number) {
+  const limits = resolveLimits(maxCommits ? { maxCommits } : {});
+  const origin = { dir: join(base, o), commit: oc };
+  const target = { dir: join(base, t), commit: tc };
+  const inv = { origin: await inventory(origin, { limits }), target: await inventory(target, { limits }) };
+  const h = await histories(origin, target, inv, { limits });
+  const asked = await topology({ origin: origin.dir, target: target.dir }, { origin: oc, target: tc }, { limits, deadline: new Deadline(60_000) });
+  return { h, asked };
+}
+
+describe('topology of walks that share no commit', () => {
+  it('unrelated histories: no merge base, the same topology git gives when asked', async () => {
+    const { h, asked } = await pair('upstream.git', upstream, 'other.git', other);
+    expect(h.topology.forkPoints).toEqual([]);
+    expect(h.topology).toEqual(asked);
+  });
+
+  it('a fork: the fork point is found, as git finds it', async () => {
+    const { h, asked } = await pair('upstream.git', upstream, 'fork.git', fork);
+    expect(h.topology.forkPoints).toHaveLength(1);
+    expect(h.topology.sharedCommits).toBe(5);
+    expect(h.topology).toEqual(asked);
+  });
+
+  it('walks cut at maxCommits that share nothing are not taken as unrelated', async () => {
+    // Three commits a side reach only each side's own commits; the fork point lies below the cut.
+    const { h, asked } = await pair('upstream.git', upstream, 'fork.git', fork, 3);
+    expect(h.origin.truncated && h.target.truncated).toBe(true);
+    expect(h.origin.commits.some((c) => h.target.commits.some((d) => d.id === c.id))).toBe(false);
+    expect(h.topology.forkPoints).toHaveLength(1);
+    expect(h.topology).toEqual(asked);
+  });
+});
