@@ -13,6 +13,8 @@ export const SUPPORT_THRESHOLDS: Record<Layer, number> = {
 /** Below this many code tokens on either side there is too little material to judge. */
 export const MIN_CODE_TOKENS = 300;
 export const HEAVY_CONTAINMENT = 0.5;
+/** Dated fingerprints each side must have had first for matched material to count as exchanged (see `exchanged`). */
+export const MIN_EXCHANGED_WEIGHT = 100;
 
 /**
  * Score every alternative against the evidence and pick the best supported.
@@ -41,6 +43,15 @@ export function decide(c: Comparison): Decision {
     (d === 'ORIGIN_TO_TARGET' && m.targetFirstWeight > m.originFirstWeight) ||
     (d === 'TARGET_TO_ORIGIN' && m.originFirstWeight > m.targetFirstWeight);
 
+  // Without shared history, matched material that appeared first on each side in comparable amounts flowed both
+  // ways or came from a common source (zstd and lz4, one author's two projects: xxHash in both, and tools he wrote
+  // for both): neither side is derived from the other.
+  const exchanged =
+    !(m.sharedCommits > 0) &&
+    chronoDir === 'NONE' &&
+    m.originFirstWeight >= MIN_EXCHANGED_WEIGHT &&
+    m.targetFirstWeight >= MIN_EXCHANGED_WEIGHT;
+
   const alternatives: Alternative[] = [];
   const add = (verdict: Verdict, s: number, reason: string): void => {
     alternatives.push({ verdict, score: dec(Math.max(0, Math.min(1, s))), reason });
@@ -56,15 +67,26 @@ export function decide(c: Comparison): Decision {
       ? `the ${m.declaredBy} declares the other as upstream${shared ? `; ${m.sharedCommits} shared commits` : ''}`
       : 'no repository declares the other as upstream',
   );
-  // SHARED_UPSTREAM: shared commits without a declaration, corroborated by another layer.
-  add(
-    'SHARED_UPSTREAM',
-    shared && !m.declaredUpstream ? (corr + (supports('CODE') ? 1 : 0) >= 1 ? 0.65 + 0.1 * Math.min(3, corr) : 0.35) : 0,
-    shared ? `${m.sharedCommits} commits appear in both histories` : 'no commit appears in both histories',
-  );
   // Derivation without shared history: CODE plus at least one other layer.
   const derivedSide = chronoDir === 'TARGET_TO_ORIGIN' ? oContain : chronoDir === 'ORIGIN_TO_TARGET' ? tContain : code;
   const derivable = !shared && enoughMaterial && supports('CODE') && corr >= 1;
+  const commonSource = derivable && exchanged && derivedSide < HEAVY_CONTAINMENT && !m.declaredUpstream;
+  // SHARED_UPSTREAM: shared commits without a declaration, corroborated by another layer; or material exchanged.
+  add(
+    'SHARED_UPSTREAM',
+    shared && !m.declaredUpstream
+      ? corr + (supports('CODE') ? 1 : 0) >= 1
+        ? 0.65 + 0.1 * Math.min(3, corr)
+        : 0.35
+      : commonSource
+        ? 0.7 + 0.1 * Math.min(3, corr)
+        : 0,
+    shared
+      ? `${m.sharedCommits} commits appear in both histories`
+      : commonSource
+        ? `matched material appeared first in the origin (${m.originFirstWeight} fingerprints) and first in the target (${m.targetFirstWeight}): exchanged or drawn from a common source, not one side derived from the other`
+        : 'no commit appears in both histories',
+  );
   add(
     'HEAVILY_DERIVED',
     derivable && derivedSide >= HEAVY_CONTAINMENT ? 0.7 + 0.1 * Math.min(3, corr) : derivable ? 0.3 * (derivedSide / HEAVY_CONTAINMENT) : 0,

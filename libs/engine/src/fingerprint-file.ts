@@ -22,7 +22,7 @@ const MAX_ITEMS_PER_FILE = 400;
 
 /** Tokenise one file and winnow it; also extract its language and test items. Pure and deterministic. */
 export async function fingerprintFile(job: FileJob, k: number, w: number): Promise<FileResult> {
-  const ts = await tokenize(job.language, job.text);
+  const ts = await tokenize(job.language, job.text, job.fingerprintsOnly);
   const win = winnow(ts.kinds, k, w);
   const startLines: number[] = [];
   const endLines: number[] = [];

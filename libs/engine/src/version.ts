@@ -8,7 +8,11 @@
  * maintainers who went with it do not make it the original; an XML or HTML document under a code file's extension,
  * such as a Qt translation `.ts` file, is config, not code;
  * 0.6.1: "built on earlier work on X" declares descent from X; maintainer continuity counts a side's own commits
- * dated after the newest fork point only).
+ * dated after the newest fork point only;
+ * 0.6.2: maintainer continuity reads each side's mainline (first-parent chain) only, and a sync merge counts only
+ * when it brings in a commit of the other side's mainline; "a modified version of X" and "originating from X"
+ * declare descent from X; without shared history, matched material each side had first in comparable amounts is
+ * SHARED_UPSTREAM).
  */
-export const ENGINE_VERSION = 'lineage-engine/0.6.1';
+export const ENGINE_VERSION = 'lineage-engine/0.6.2';
 export const MANIFEST_VERSION = '1';

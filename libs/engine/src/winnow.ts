@@ -16,8 +16,12 @@ export interface Winnowed {
 
 const MIN_DISTINCT = 5;
 
-/** 31-bit hash of kinds[i..i+k) (kept below 2^31 so it is a safe, exact JSON integer). */
-function kgramHash(kinds: readonly number[], i: number, k: number): number {
+/**
+ * 31-bit hash of kinds[i..i+k) (kept below 2^31 so it is a safe, exact JSON integer). The kinds come as int32: a
+ * kind is a uint32, and both uses below (`^`, and `+` under Math.imul) see it modulo 2^32, so the hash is the same
+ * as over the uint32 values, in integer arithmetic only (redis x valkey: about a third less time in this function).
+ */
+function kgramHash(kinds: Int32Array, i: number, k: number): number {
   let h1 = 0x12345;
   let h2 = 0x9e3779b9 | 0;
   for (let j = 0; j < k; j++) {
@@ -30,7 +34,7 @@ function kgramHash(kinds: readonly number[], i: number, k: number): number {
 }
 
 const seenBuf = new Float64Array(8);
-function distinctAtLeast(kinds: readonly number[], i: number, k: number, min: number): boolean {
+function distinctAtLeast(kinds: Int32Array, i: number, k: number, min: number): boolean {
   let n = 0;
   for (let j = 0; j < k; j++) {
     const x = kinds[i + j]!;
@@ -48,15 +52,16 @@ export function winnow(kinds: readonly number[], k = DEFAULT_K, w = DEFAULT_WIND
   const n = kinds.length - k + 1;
   const out: Winnowed = { hashes: [], positions: [], lowEntropy: [] };
   if (n <= 0) return out;
+  const ks = Int32Array.from(kinds);
   const grams = new Float64Array(n);
-  for (let i = 0; i < n; i++) grams[i] = kgramHash(kinds, i, k);
+  for (let i = 0; i < n; i++) grams[i] = kgramHash(ks, i, k);
   let lastPicked = -1;
   const pick = (idx: number): void => {
     if (idx === lastPicked) return;
     lastPicked = idx;
     out.hashes.push(grams[idx]!);
     out.positions.push(idx);
-    out.lowEntropy.push(distinctAtLeast(kinds, idx, k, MIN_DISTINCT) ? 0 : 1);
+    out.lowEntropy.push(distinctAtLeast(ks, idx, k, MIN_DISTINCT) ? 0 : 1);
   };
   if (n < w) {
     let m = 0;

@@ -56,6 +56,28 @@ describe('decide', () => {
     expect(d.direction).toBe('NONE');
   });
 
+  it('without shared history, material each side had first in comparable amounts is a common source, not a derivation', () => {
+    const layers = { CODE: '0.1000', LANGUAGE: '0.1200', STRUCTURE: '0.3000' };
+    const both = decide(comparison(layers, { originFirstWeight: 664, targetFirstWeight: 935 }));
+    expect(both.verdict).toBe('SHARED_UPSTREAM');
+    expect(both.direction).toBe('NONE');
+    expect(both.alternatives[0]!.reason).toContain('first in the origin (664 fingerprints) and first in the target (935)');
+    // One side first by twice the other: derived, in that direction.
+    expect(decide(comparison(layers, { originFirstWeight: 664, targetFirstWeight: 300 }))).toMatchObject({
+      verdict: 'LIKELY_DERIVED',
+      direction: 'ORIGIN_TO_TARGET',
+    });
+    // Too little dated on one side to speak of an exchange: derived, direction unknown.
+    expect(decide(comparison(layers, { originFirstWeight: 99, targetFirstWeight: 120 }))).toMatchObject({
+      verdict: 'LIKELY_DERIVED',
+      direction: 'NONE',
+    });
+    // Most of one side's code shared: a copy, whichever way it went.
+    expect(decide(comparison({ ...layers, CODE: '0.6000' }, { originFirstWeight: 664, targetFirstWeight: 935 })).verdict).toBe(
+      'HEAVILY_DERIVED',
+    );
+  });
+
   it('too little material is INSUFFICIENT_EVIDENCE', () => {
     const d = decide(comparison({ CODE: '1.0000', LANGUAGE: '1.0000' }, { originCodeTokens: 20, targetCodeTokens: 20 }));
     expect(d.verdict).toBe('INSUFFICIENT_EVIDENCE');

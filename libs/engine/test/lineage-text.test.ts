@@ -90,6 +90,17 @@ describe('declarations in prose', () => {
     expect(find('Built on express, for teams.', ['express'])).toBeNull();
   });
 
+  it('takes "a modified version of X" and "originating from X" as descent', () => {
+    expect(
+      find('A modified version of [group cache](https://github.com/golang/groupcache) with support for `context.Context`.', [
+        'golang/groupcache',
+        'groupcache',
+      ]),
+    ).toBe('golang/groupcache');
+    expect(find('Originating from the JSLint project in 2010, JSHint has been maintained by a community.', ['jslint'])).toBe('jslint');
+    expect(find('A modified version of the config file is written on save.', ['groupcache'])).toBeNull();
+  });
+
   it('needs a trigger, the name soon after it, in the same sentence', () => {
     expect(
       find('Please use other libraries in development like [brain.js](https://github.com/BrainJS/brain.js).', [

@@ -121,6 +121,20 @@ describe('lineage signals on synthetic histories', () => {
     expect(r.manifest.metrics.declaredUpstream).toBe(false);
   });
 
+  it('two forks that both merge a third line: neither pulls from the other, neither keeps its maintainers', async () => {
+    const p = await pairOf(LINEAGE_SCENARIOS.find((s) => s.name === 'lineage-two-forks-merging-a-third')!);
+    const r = await analyze({ origin: p.origin, target: p.target, workers: 1 });
+    // The target merged r0..r3, which the origin holds too (through its merge of r3): the fork point is r3.
+    expect(r.manifest.lineage!.targetOnlyCommits).toBe(15); // t0-t5, tm0-tm5, r4, r5, x0
+    // The maintainer's r4 and r5 reach the target through its merges only: not its mainline, so not its maintainers.
+    expect(signal(r, 'MAINTAINERS')).toMatchObject({ original: 'none' });
+    expect(signal(r, 'MAINTAINERS')!.detail).toContain("0.0000 of the origin's 5 later commits (by share) and 0.0000 of the target's 13");
+    // Its merges of r0..r3 brought in commits off the origin's mainline: no sync with the origin.
+    expect(r.manifest.evidence.find((e) => e.kind === 'SYNC_MERGES')).toBeUndefined();
+    expect(r.manifest.lineage!.signals.filter((x) => x.kind === 'DECLARATION').every((x) => x.original === 'none')).toBe(true);
+    expect(r.manifest.verdict).toBe('SHARED_UPSTREAM');
+  });
+
   it('material first seen in shared commits is never evidence of direction', async () => {
     const p = await pairOf(LINEAGE_SCENARIOS.find((s) => s.name === 'lineage-maintainers-on-one-side')!);
     const r = await analyze({ origin: p.origin, target: p.target, workers: 1 });

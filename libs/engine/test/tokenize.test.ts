@@ -129,3 +129,17 @@ describe('tree-sitter walk through the raw cursor exports', () => {
     expect(rawWalkAvailable()).toBe(true);
   });
 });
+
+describe('tokenize, kinds only (dating)', () => {
+  it.each(Object.keys(PAIRS))('%s: the same kinds and lines as the full walk, without the texts', async (language) => {
+    for (const text of PAIRS[language]!) {
+      const full = await tokenize(language, text + '\n// a comment\nconst s = "a\\nb";\n');
+      const kinds = await tokenize(language, text + '\n// a comment\nconst s = "a\\nb";\n', true);
+      expect(kinds.kinds).toEqual(full.kinds);
+      expect(kinds.lines).toEqual(full.lines);
+      expect(kinds.endLines).toEqual(full.endLines);
+      expect(full.identifiers.length).toBeGreaterThan(0);
+      expect([kinds.identifiers, kinds.strings, kinds.comments]).toEqual([[], [], []]);
+    }
+  });
+});

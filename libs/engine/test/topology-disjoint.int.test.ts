@@ -27,7 +27,11 @@ async function pair(o: string, oc: string, t: string, tc: string, maxCommits?: n
   const target = { dir: join(base, t), commit: tc };
   const inv = { origin: await inventory(origin, { limits }), target: await inventory(target, { limits }) };
   const h = await histories(origin, target, inv, { limits });
-  const asked = await topology({ origin: origin.dir, target: target.dir }, { origin: oc, target: tc }, { limits, deadline: new Deadline(60_000) });
+  const asked = await topology(
+    { origin: origin.dir, target: target.dir },
+    { origin: oc, target: tc },
+    { limits, deadline: new Deadline(60_000) },
+  );
   return { h, asked };
 }
 

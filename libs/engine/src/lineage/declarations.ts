@@ -22,7 +22,9 @@ const TRIGGER = new RegExp(
     'renamed\\s+from',
     'upstream(?:\\s+(?:is|project|repository|repo|library))?\\s*:?',
     'port\\s+of',
-    '(?:maintained|patched|modernized|updated|improved|extended)\\s+version\\s+of',
+    '(?:maintained|patched|modernized|updated|improved|extended|modified)\\s+version\\s+of',
+    // "Originating from the JSLint project in 2010, JSHint …"
+    'originat(?:ed|ing)\\s+(?:from|as)',
   ]
     .map((t) => `\\b${t}(?![A-Za-z0-9])`)
     .join('|'),

@@ -83,11 +83,19 @@ export async function topology(
           return { id, parents: parents.split(' ').filter(Boolean), name, email, time: Number(time) };
         });
     const [oOwn, tOwn] = [await own(o), await own(t)];
+    // Each side's mainline: the first-parent chain from its head. A side's own commits reached only through merges
+    // are work merged in from elsewhere, possibly from a third line both sides descend from (pyenv and nodenv both
+    // fork rbenv; nodenv merges rbenv's later commits, by rbenv's authors, and so holds them as its own).
+    const mainline = async (head: string): Promise<Set<string>> =>
+      new Set((await git(['rev-list', '--first-parent', `--max-count=${m}`, '--end-of-options', head])).split('\n').filter(Boolean));
+    const [oMain, tMain] = [await mainline(o), await mainline(t)];
     // Who went on after the fork: a side's own commits dated after the newest fork point. A side's own commits
     // dated before it are older work under other ids (history converted or rewritten apart, as KeyDB holds Redis's
     // history before 2019 under ids of its own: 15,540 of its 17,311 own commits, 6,728 of them antirez's) or branches
     // merged later, not commits made after the histories parted.
-    const later = (own: OwnCommit[]): OwnCommit[] => own.filter((c) => c.time > forkPoints[0]!.time);
+    // Who runs a side is read from its mainline alone: the merges of pull requests and the direct commits, not
+    // the commits the merges bring in.
+    const later = (own: OwnCommit[], main: Set<string>): OwnCommit[] => own.filter((c) => c.time > forkPoints[0]!.time && main.has(c.id));
     opts.deadline.check();
     const shared = Number((await git(['rev-list', '--count', `--max-count=${m}`, ...bases])).trim());
     const preFork = (await git(['log', `--max-count=${m}`, '--format=%aN%x00%aE', ...bases]))
@@ -108,8 +116,8 @@ export async function topology(
       originOnly: oOwn.length,
       targetOnly: tOwn.length,
       truncated: view.shallow || oOwn.length >= m || tOwn.length >= m || shared >= m,
-      authors: { preFork: countAuthors(preFork), origin: countAuthors(later(oOwn)), target: countAuthors(later(tOwn)) },
-      syncMerges: { origin: syncMerges(oOwn), target: syncMerges(tOwn) },
+      authors: { preFork: countAuthors(preFork), origin: countAuthors(later(oOwn, oMain)), target: countAuthors(later(tOwn, tMain)) },
+      syncMerges: { origin: syncMerges(oOwn, tMain), target: syncMerges(tOwn, oMain) },
       forkPointNames: names.names,
       forkPointSentences: names.sentences,
       renames,
@@ -120,14 +128,17 @@ export async function topology(
 }
 
 /**
- * Merges made on one side after the fork point whose other parents lie in the
- * shared history: that side pulled the common line in again (a fork syncing
- * with its upstream does this; the upstream rarely merges the fork's line).
+ * Merges made on one side after the fork point that brought in a commit of the
+ * other side's mainline (shared by then): that side pulled the other's line
+ * (a fork syncing with its upstream does this; the upstream rarely merges the
+ * fork's line). A merged commit off the other's mainline came from elsewhere:
+ * two forks of a third project that both merge it share its commits, and
+ * neither pulls from the other.
  */
-function syncMerges(own: readonly OwnCommit[]): number {
+function syncMerges(own: readonly OwnCommit[], otherMainline: ReadonlySet<string>): number {
   const ids = new Set(own.map((c) => c.id));
   let n = 0;
-  for (const c of own) if (c.parents.length > 1 && c.parents.slice(1).some((p) => !ids.has(p))) n++;
+  for (const c of own) if (c.parents.length > 1 && c.parents.slice(1).some((p) => !ids.has(p) && otherMainline.has(p))) n++;
   return n;
 }
 

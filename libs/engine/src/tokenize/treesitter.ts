@@ -338,12 +338,13 @@ function typeTable(parser: Parser): TypeTable {
 export const stackRestoreAvailable = (): boolean => stack !== null;
 
 /**
- * Tokenise with the language's grammar; null when the language has no grammar,
+ * Tokenise with the language's grammar (`kindsOnly`: the token kinds and lines alone, without the texts of
+ * identifiers, strings and comments, for fingerprints and nothing else); null when the language has no grammar,
  * parsing fails, or the grammar's scanner aborts on this text. The last depends
  * on the grammar and the text alone, so the generic lexer that the caller then
  * uses is the same choice on every run and machine.
  */
-export async function tokenizeTreeSitter(language: string, text: string): Promise<TokenStream | null> {
+export async function tokenizeTreeSitter(language: string, text: string, kindsOnly = false): Promise<TokenStream | null> {
   const parser = await parserFor(language);
   if (!parser) return null;
   const sp = stack?.get();
@@ -382,8 +383,10 @@ export async function tokenizeTreeSitter(language: string, text: string): Promis
       const cat = table.cat[id] ?? CAT_OTHER;
       let leaf = true;
       if (cat === CAT_COMMENT) {
-        const s = ops.start();
-        out.comments.push({ text: text.slice(s, ops.end()), line: lineAt(s) });
+        if (!kindsOnly) {
+          const s = ops.start();
+          out.comments.push({ text: text.slice(s, ops.end()), line: lineAt(s) });
+        }
       } else if (cat === CAT_STRING) {
         const s = ops.start();
         const e = ops.end();
@@ -391,13 +394,13 @@ export async function tokenizeTreeSitter(language: string, text: string): Promis
         out.kinds.push(table.hash[id]!);
         out.lines.push(l);
         out.endLines.push(l + countLines(s, e));
-        out.strings.push({ text: stripQuotes(text.slice(s, e)), line: l });
+        if (!kindsOnly) out.strings.push({ text: stripQuotes(text.slice(s, e)), line: l });
       } else if (ops.firstChild()) {
         leaf = false;
       } else if (cat !== CAT_SKIP && !ops.missing()) {
         const s = ops.start();
         const l = lineAt(s);
-        if (cat === CAT_IDENT) out.identifiers.push({ text: text.slice(s, ops.end()), line: l });
+        if (cat === CAT_IDENT && !kindsOnly) out.identifiers.push({ text: text.slice(s, ops.end()), line: l });
         out.kinds.push(table.hash[id]!);
         out.lines.push(l);
         out.endLines.push(l);
