@@ -278,7 +278,7 @@ function main(): void {
       .map((x) => x.toFixed(1))
       .join(' ')} at the end. ${new Date().toISOString()}.`,
     '',
-    'Wall times are whole processes (Node start-up included), medians of the runs listed; the three tools were run alternately. Peak RSS is the process maximum (worker threads included).',
+    'Wall times are whole processes (Node start-up included), medians of the runs listed; the three tools were run alternately. Peak RSS is the process maximum (worker threads included). Every timed process runs without NODE_EXTRA_CA_CERTS (Node would read that CA bundle as it starts; see run.ts).',
     '',
     '| pair | commits walked (origin / target) | full history: wall (runs) | peak RSS | HEAD only: wall | peak RSS | full / HEAD | Dolos on the HEAD trees (.js) | Dolos / full |',
     '|---|---|---|---|---|---|---|---|---|',
