@@ -3,8 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Deadline, histories, inventory, resolveLimits, topology, type CommitSpec } from '@lineage/engine';
-import { buildRepo } from '../../../test/fixtures/git-builder';
+import { Deadline, histories, inventory, resolveLimits, topology } from '@lineage/engine';
+import { buildRepo, type CommitSpec } from '../../../test/fixtures/git-builder';
 
 const base = mkdtempSync(join(tmpdir(), 'lineage-topology-disjoint-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
