@@ -39,9 +39,11 @@ export function decide(c: Comparison): Decision {
   let chronoDir: Direction = 'NONE';
   if (m.originFirstWeight > 0 && m.originFirstWeight >= 2 * m.targetFirstWeight) chronoDir = 'ORIGIN_TO_TARGET';
   else if (m.targetFirstWeight > 0 && m.targetFirstWeight >= 2 * m.originFirstWeight) chronoDir = 'TARGET_TO_ORIGIN';
+  // The veto needs the dated material to decide the other way (twice the weight), not merely lean: dating follows a
+  // path's own versions, so material a side moved to a new file dates from the move (memcached's jenkins_hash.c,
+  // split out of hash.c in 2014, is "later" than twemcache's copy of 2012, which declares memcached its origin).
   const vetoed = (d: Direction): boolean =>
-    (d === 'ORIGIN_TO_TARGET' && m.targetFirstWeight > m.originFirstWeight) ||
-    (d === 'TARGET_TO_ORIGIN' && m.originFirstWeight > m.targetFirstWeight);
+    (d === 'ORIGIN_TO_TARGET' && chronoDir === 'TARGET_TO_ORIGIN') || (d === 'TARGET_TO_ORIGIN' && chronoDir === 'ORIGIN_TO_TARGET');
 
   // Without shared history, matched material that appeared first on each side in comparable amounts flowed both
   // ways or came from a common source (zstd and lz4, one author's two projects: xxHash in both, and tools he wrote

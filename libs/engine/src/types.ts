@@ -188,8 +188,13 @@ export interface Topology {
   truncated: boolean;
   /** authors of the shared commits, and of each side's own commits dated after the newest fork point */
   authors: { preFork: AuthorCount[]; origin: AuthorCount[]; target: AuthorCount[] };
-  /** merges among a side's own commits that bring in shared history: pulls from the common line */
+  /** merges among a side's own commits that bring in a commit of the other side's mainline: pulls from the other line */
   syncMerges: { origin: number; target: number };
+  /**
+   * Own commits of both sides that are the same commit under other ids (author time and subject): a history
+   * converted apart, or cherry-picks. Counted as shared history by the maintainers signal. Absent before engine 0.6.3.
+   */
+  equivalentCommits?: number;
   /** names the project carried at the newest fork point */
   forkPointNames: NameRef[];
   /** declaration sentences of the fork point's prose files (normalised): text both sides inherited */

@@ -12,7 +12,11 @@
  * 0.6.2: maintainer continuity reads each side's mainline (first-parent chain) only, and a sync merge counts only
  * when it brings in a commit of the other side's mainline; "a modified version of X" and "originating from X"
  * declare descent from X; without shared history, matched material each side had first in comparable amounts is
- * SHARED_UPSTREAM).
+ * SHARED_UPSTREAM;
+ * 0.6.3: own commits of both sides with the same author time and subject (a history converted apart, cherry-picks)
+ * are shared history for the maintainers signal; the chronology veto needs the dated material to decide the other
+ * direction, not merely lean; material found in a file's first version is followed to the file the same commit
+ * took it out of, and dated there).
  */
-export const ENGINE_VERSION = 'lineage-engine/0.6.2';
+export const ENGINE_VERSION = 'lineage-engine/0.6.3';
 export const MANIFEST_VERSION = '1';

@@ -78,6 +78,21 @@ describe('decide', () => {
     );
   });
 
+  it('a declared fork keeps its direction unless the dated material decides the other way', () => {
+    const layers = { CODE: '0.0600', STRUCTURE: '0.3000' };
+    const declared = { declaredUpstream: true, declaredBy: 'target' as const };
+    // The target had more of the material first, but not twice as much: the declaration stands.
+    expect(decide(comparison(layers, { ...declared, originFirstWeight: 311, targetFirstWeight: 470 }))).toMatchObject({
+      verdict: 'DECLARED_FORK',
+      direction: 'ORIGIN_TO_TARGET',
+    });
+    // Twice as much: the material cannot have come from the origin.
+    expect(decide(comparison(layers, { ...declared, originFirstWeight: 311, targetFirstWeight: 700 }))).toMatchObject({
+      verdict: 'DECLARED_FORK',
+      direction: 'NONE',
+    });
+  });
+
   it('too little material is INSUFFICIENT_EVIDENCE', () => {
     const d = decide(comparison({ CODE: '1.0000', LANGUAGE: '1.0000' }, { originCodeTokens: 20, targetCodeTokens: 20 }));
     expect(d.verdict).toBe('INSUFFICIENT_EVIDENCE');

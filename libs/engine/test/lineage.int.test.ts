@@ -135,6 +135,17 @@ describe('lineage signals on synthetic histories', () => {
     expect(r.manifest.verdict).toBe('SHARED_UPSTREAM');
   });
 
+  it('commits both sides hold under other ids (same author time and subject) are shared history, not later work', async () => {
+    const p = await pairOf(LINEAGE_SCENARIOS.find((s) => s.name === 'lineage-history-converted-apart')!);
+    const r = await analyze({ origin: p.origin, target: p.target, workers: 1 });
+    expect(r.manifest.lineage!.targetOnlyCommits).toBe(13); // b0-b9 and t0-t2
+    expect(signal(r, 'MAINTAINERS')).toMatchObject({ original: 'origin' });
+    expect(signal(r, 'MAINTAINERS')!.detail).toContain('and of the 10 commits both sides hold under other ids');
+    expect(signal(r, 'MAINTAINERS')!.detail).toContain(
+      "made 0.9375 of the origin's 3 later commits (by share) and 0.0000 of the target's 3",
+    );
+  });
+
   it('material first seen in shared commits is never evidence of direction', async () => {
     const p = await pairOf(LINEAGE_SCENARIOS.find((s) => s.name === 'lineage-maintainers-on-one-side')!);
     const r = await analyze({ origin: p.origin, target: p.target, workers: 1 });

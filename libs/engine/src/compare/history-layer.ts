@@ -33,6 +33,8 @@ export interface FirstAppearance {
   version: PathVersion;
   /** the version is in a commit both histories hold: the material was inherited, not made on this side */
   shared: boolean;
+  /** the file it was found in, when not the dated file itself (followed out of the commit that made that file) */
+  path?: string;
 }
 
 /**
@@ -85,6 +87,9 @@ export class DatingCache {
   }
 }
 
+/** Files changed by the commit that made a file, tried as the source of its material. */
+const MAX_SOURCES_TRIED = 8;
+
 /**
  * First appearance of matched material in one history: the commit time of the
  * oldest version of the file that already holds at least half of the
@@ -100,6 +105,12 @@ export class MaterialDater {
     private readonly cache: DatingCache,
     /** whether a commit of this history is also in the other one */
     private readonly isShared: (commit: string) => boolean = () => false,
+    /**
+     * The code paths a commit changed or deleted (not those it added), with their blobs before it: where material
+     * found in a file's first version may have come from in the same commit (a move or a split). Without it, a
+     * file's first version is where its material first appears.
+     */
+    private readonly changedBy?: (commit: string) => Promise<{ path: string; blobId: string }[]>,
   ) {}
 
   private lastShared(versions: PathVersion[]): number {
@@ -108,15 +119,33 @@ export class MaterialDater {
   }
 
   async firstAppearance(path: string, language: string | null, hashes: number[]): Promise<FirstAppearance | null> {
-    const versions = this.hist.pathVersions[path];
-    if (!versions || versions.length === 0) return null;
-    const need = Math.max(1, Math.ceil(hashes.length / 2));
-    const holds = async (v: PathVersion): Promise<boolean> => {
-      const s = await this.cache.get(this.reader, v.blobId, path, language);
-      let n = 0;
-      for (const h of hashes) if (s.has(h)) n++;
-      return n >= need;
-    };
+    const found = await this.search(path, this.hist.pathVersions[path] ?? [], language, hashes);
+    if (!found || found.shared || !this.changedBy) return found;
+    // Found in the file's first version: the commit that made the file may have moved the material out of another
+    // file it changed (memcached split jenkins_hash.c out of hash.c in 2014; the hash code is from 2009). Follow it
+    // there, once, through that file's versions before the commit.
+    if (found.version !== this.hist.pathVersions[path]![0]) return found;
+    const made = found.version;
+    for (const from of (await this.changedBy(made.commit)).slice(0, MAX_SOURCES_TRIED)) {
+      if (from.path === path) continue;
+      const earlier = (this.hist.pathVersions[from.path] ?? []).filter((v) => v.time <= made.time && v.commit !== made.commit);
+      if (!earlier.length || !(await this.holds(from.blobId, from.path, language, hashes))) continue;
+      const there = await this.search(from.path, earlier, language, hashes);
+      if (there && there.version.time <= made.time) return { ...there, path: from.path };
+    }
+    return found;
+  }
+
+  private async holds(blobId: string, path: string, language: string | null, hashes: number[]): Promise<boolean> {
+    const s = await this.cache.get(this.reader, blobId, path, language);
+    let n = 0;
+    for (const h of hashes) if (s.has(h)) n++;
+    return n >= Math.max(1, Math.ceil(hashes.length / 2));
+  }
+
+  private async search(path: string, versions: PathVersion[], language: string | null, hashes: number[]): Promise<FirstAppearance | null> {
+    if (versions.length === 0) return null;
+    const holds = (v: PathVersion): Promise<boolean> => this.holds(v.blobId, path, language, hashes);
     const lastShared = this.lastShared(versions);
     if (lastShared >= 0 && (await holds(versions[lastShared]!))) return { version: versions[lastShared]!, shared: true };
     let lo = lastShared + 1;

@@ -1,5 +1,6 @@
 import { BlobReader } from '../git/catfile';
-import { resolveGitDir } from '../git/runner';
+import { resolveGitDir, runGit } from '../git/runner';
+import { classifyPath } from '../classify';
 import { Deadline, resolveLimits } from '../limits';
 import type { StageOptions } from '../inventory';
 import type {
@@ -120,7 +121,7 @@ export async function compare(
     const n = f.originFps.length;
     const d = dates.get(f);
     const when = d
-      ? `; first appearance origin ${isoTime(d.o)}, target ${isoTime(d.t)}${d.shared ? ' (inherited from shared history)' : ''}`
+      ? `; first appearance origin ${isoTime(d.o)}${d.oPath ? ` (in ${d.oPath})` : ''}, target ${isoTime(d.t)}${d.tPath ? ` (in ${d.tPath})` : ''}${d.shared ? ' (inherited from shared history)' : ''}`
       : '';
     evidence.push({
       id: '',
@@ -262,7 +263,8 @@ export async function compare(
 }
 
 interface Dating {
-  dates: Map<Fragment, { o: number | null; t: number | null; shared: boolean }>;
+  /** times of first appearance, and the file it was found in when another than the fragment's (moved out of it) */
+  dates: Map<Fragment, { o: number | null; t: number | null; shared: boolean; oPath?: string; tPath?: string }>;
   /** fingerprints of matched material that appeared first on each side (inherited material is a tie) */
   originFirstWeight: number;
   targetFirstWeight: number;
@@ -286,8 +288,8 @@ async function dateFragments(
   const tIds = new Set(target.history.commits.map((c) => c.id));
   opts.cache.seed(o);
   opts.cache.seed(t);
-  const oDater = new MaterialDater(opts.readers.origin, origin.history, opts.cache, (c) => tIds.has(c));
-  const tDater = new MaterialDater(opts.readers.target, target.history, opts.cache, (c) => oIds.has(c));
+  const oDater = new MaterialDater(opts.readers.origin, origin.history, opts.cache, (c) => tIds.has(c), changedBy(origin, opts.deadline));
+  const tDater = new MaterialDater(opts.readers.target, target.history, opts.cache, (c) => oIds.has(c), changedBy(target, opts.deadline));
   const lang = (f: { language: string }): string | null => (f.language === 'generic' ? null : f.language);
   const results = await Promise.all(
     dated.map(async (f) => {
@@ -312,11 +314,64 @@ async function dateFragments(
   const out: Dating = { dates: new Map(), originFirstWeight: 0, targetFirstWeight: 0 };
   for (const { f, ov, tv } of results) {
     const inherited = Boolean(ov?.shared || tv?.shared);
-    out.dates.set(f, { o: ov?.version.time ?? null, t: tv?.version.time ?? null, shared: inherited });
+    out.dates.set(f, {
+      o: ov?.version.time ?? null,
+      t: tv?.version.time ?? null,
+      shared: inherited,
+      ...(ov?.path ? { oPath: ov.path } : {}),
+      ...(tv?.path ? { tPath: tv.path } : {}),
+    });
     if (ov && tv && !inherited && ov.version.time !== tv.version.time && ov.version.commit !== tv.version.commit) {
       if (ov.version.time < tv.version.time) out.originFirstWeight += f.originFps.length;
       else out.targetFirstWeight += f.originFps.length;
     }
   }
   return out;
+}
+
+/**
+ * The code paths a commit changed or deleted, with their blobs before it (git diff-tree against its first parent;
+ * nothing for a merge or a root commit): where the material of a file the commit made may have come from.
+ */
+function changedBy(side: SideData, deadline: Deadline): (commit: string) => Promise<{ path: string; blobId: string }[]> {
+  const gitDir = resolveGitDir(side.repo.dir);
+  const memo = new Map<string, Promise<{ path: string; blobId: string }[]>>();
+  return (commit) => {
+    let p = memo.get(commit);
+    if (!p) {
+      p = runGit(
+        [
+          '-c',
+          'core.quotePath=false',
+          'diff-tree',
+          '-r',
+          '--raw',
+          '--no-abbrev',
+          '--no-renames',
+          '--no-commit-id',
+          '-z',
+          '--end-of-options',
+          commit,
+        ],
+        {
+          gitDir,
+          timeoutMs: deadline.remainingMs(),
+          maxOutputBytes: 16 * 1024 * 1024,
+        },
+      ).then((out) => {
+        // -z: ":<mode> <mode> <old> <new> <status>\0<path>\0" per entry
+        const parts = out.toString('utf8').split('\0');
+        const found: { path: string; blobId: string }[] = [];
+        for (let i = 0; i + 1 < parts.length; i += 2) {
+          const [oldMode = '', , oldBlob = '', , status = ''] = parts[i]!.slice(1).split(' ');
+          const path = parts[i + 1]!;
+          if ((status === 'M' || status === 'D') && oldMode.startsWith('100') && !/^0+$/.test(oldBlob) && classifyPath(path) === null)
+            found.push({ path, blobId: oldBlob });
+        }
+        return found.sort((a, b) => cmp(a.path, b.path));
+      });
+      memo.set(commit, p);
+    }
+    return p;
+  };
 }

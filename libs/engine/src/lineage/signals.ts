@@ -147,8 +147,9 @@ export function lineageSignals(
     const kept = h >= 0.1 && h >= 3 * l ? WEIGHTS.MAINTAINERS_CLEAR : h >= 0.1 && h >= 1.5 * l ? WEIGHTS.MAINTAINERS_LEANING : 0;
     const w = renamed === hi ? 0 : kept;
     const core = c.core.map((a) => `${a.name} ${pct(a.share)}`).join(', ');
+    const eq = topo.equivalentCommits ?? 0;
     const d =
-      `authors of the shared history (most commits: ${core}) made ${dec(c.origin)} of the origin's ${c.counted.origin} later commits (by share) and ${dec(c.target)} of the target's ${c.counted.target}` +
+      `authors of the shared history${eq ? ` and of the ${eq} commits both sides hold under other ids (the same author time and subject; ` : ' ('}most commits: ${core}) made ${dec(c.origin)} of the origin's ${c.counted.origin} later commits (by share) and ${dec(c.target)} of the target's ${c.counted.target}` +
       (w
         ? `: the ${hi} keeps its maintainers`
         : kept

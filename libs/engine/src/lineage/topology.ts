@@ -32,6 +32,8 @@ interface OwnCommit {
   email: string;
   /** committer time, Unix seconds */
   time: number;
+  /** author time and subject: what a commit keeps when a history is converted or rewritten under other ids */
+  key: string;
 }
 
 /**
@@ -75,12 +77,12 @@ export async function topology(
       .sort((a, b) => b.time - a.time || (a.commit < b.commit ? -1 : 1));
     const not = ['--not', ...bases];
     const own = async (head: string): Promise<OwnCommit[]> =>
-      (await git(['log', `--max-count=${m}`, '--format=%H%x00%P%x00%aN%x00%aE%x00%ct', head, ...not]))
+      (await git(['log', `--max-count=${m}`, '--format=%H%x00%P%x00%aN%x00%aE%x00%ct%x00%at%x00%s', head, ...not]))
         .split('\n')
         .filter(Boolean)
         .map((l) => {
-          const [id = '', parents = '', name = '', email = '', time = '0'] = l.split('\0');
-          return { id, parents: parents.split(' ').filter(Boolean), name, email, time: Number(time) };
+          const [id = '', parents = '', name = '', email = '', time = '0', at = '0', subject = ''] = l.split('\0');
+          return { id, parents: parents.split(' ').filter(Boolean), name, email, time: Number(time), key: `${at}\0${subject}` };
         });
     const [oOwn, tOwn] = [await own(o), await own(t)];
     // Each side's mainline: the first-parent chain from its head. A side's own commits reached only through merges
@@ -93,9 +95,15 @@ export async function topology(
     // dated before it are older work under other ids (history converted or rewritten apart, as KeyDB holds Redis's
     // history before 2019 under ids of its own: 15,540 of its 17,311 own commits, 6,728 of them antirez's) or branches
     // merged later, not commits made after the histories parted.
+    // Commits both sides hold under other ids: the same author time and subject. Histories converted apart (mutt
+    // and NeoMutt hold mutt's history since 1998 under ids of their own: 6,607 such commits) and commits one side
+    // cherry-picked from the other (Radarr from Sonarr: 941) are shared work, not either side's work after the fork.
+    const oKeys = new Set(oOwn.map((c) => c.key));
+    const equivalent = new Set(tOwn.filter((c) => oKeys.has(c.key)).map((c) => c.key));
     // Who runs a side is read from its mainline alone: the merges of pull requests and the direct commits, not
     // the commits the merges bring in.
-    const later = (own: OwnCommit[], main: Set<string>): OwnCommit[] => own.filter((c) => c.time > forkPoints[0]!.time && main.has(c.id));
+    const later = (own: OwnCommit[], main: Set<string>): OwnCommit[] =>
+      own.filter((c) => c.time > forkPoints[0]!.time && main.has(c.id) && !equivalent.has(c.key));
     opts.deadline.check();
     const shared = Number((await git(['rev-list', '--count', `--max-count=${m}`, ...bases])).trim());
     const preFork = (await git(['log', `--max-count=${m}`, '--format=%aN%x00%aE', ...bases]))
@@ -105,6 +113,13 @@ export async function topology(
         const [name = '', email = ''] = l.split('\0');
         return { name, email };
       });
+    // The shared history's authors include those of the commits held under other ids (the origin's copy of each).
+    const copied = new Set<string>();
+    for (const c of oOwn) {
+      if (!equivalent.has(c.key) || copied.has(c.key)) continue;
+      copied.add(c.key);
+      preFork.push({ name: c.name, email: c.email });
+    }
     opts.deadline.check();
     const names = await forkPointIdentity(view, forkPoints[0]!.commit, opts);
     const renames = await renamesAfterFork(view, { origin: o, target: t }, bases, forkPoints[0]!, names.names, opts);
@@ -118,6 +133,7 @@ export async function topology(
       truncated: view.shallow || oOwn.length >= m || tOwn.length >= m || shared >= m,
       authors: { preFork: countAuthors(preFork), origin: countAuthors(later(oOwn, oMain)), target: countAuthors(later(tOwn, tMain)) },
       syncMerges: { origin: syncMerges(oOwn, tMain), target: syncMerges(tOwn, oMain) },
+      equivalentCommits: equivalent.size,
       forkPointNames: names.names,
       forkPointSentences: names.sentences,
       renames,
