@@ -1,6 +1,7 @@
 import { BlobReader } from '../git/catfile';
 import { resolveGitDir, runGit } from '../git/runner';
 import { classifyPath } from '../classify';
+import { EngineError } from '../errors';
 import { Deadline, resolveLimits } from '../limits';
 import type { StageOptions } from '../inventory';
 import type {
@@ -358,18 +359,25 @@ function changedBy(side: SideData, deadline: Deadline): (commit: string) => Prom
           timeoutMs: deadline.remainingMs(),
           maxOutputBytes: 16 * 1024 * 1024,
         },
-      ).then((out) => {
-        // -z: ":<mode> <mode> <old> <new> <status>\0<path>\0" per entry
-        const parts = out.toString('utf8').split('\0');
-        const found: { path: string; blobId: string }[] = [];
-        for (let i = 0; i + 1 < parts.length; i += 2) {
-          const [oldMode = '', , oldBlob = '', , status = ''] = parts[i]!.slice(1).split(' ');
-          const path = parts[i + 1]!;
-          if ((status === 'M' || status === 'D') && oldMode.startsWith('100') && !/^0+$/.test(oldBlob) && classifyPath(path) === null)
-            found.push({ path, blobId: oldBlob });
-        }
-        return found.sort((a, b) => cmp(a.path, b.path));
-      });
+      )
+        .then((out) => {
+          // -z: ":<mode> <mode> <old> <new> <status>\0<path>\0" per entry
+          const parts = out.toString('utf8').split('\0');
+          const found: { path: string; blobId: string }[] = [];
+          for (let i = 0; i + 1 < parts.length; i += 2) {
+            const [oldMode = '', , oldBlob = '', , status = ''] = parts[i]!.slice(1).split(' ');
+            const path = parts[i + 1]!;
+            if ((status === 'M' || status === 'D') && oldMode.startsWith('100') && !/^0+$/.test(oldBlob) && classifyPath(path) === null)
+              found.push({ path, blobId: oldBlob });
+          }
+          return found.sort((a, b) => cmp(a.path, b.path));
+        })
+        .catch((e: unknown) => {
+          // A commit too large to list (an import of a whole tree) is no move to follow; what it is depends on the
+          // repository alone, so the dating stays the same from run to run.
+          if (e instanceof EngineError && e.limit === 'gitOutputBytes') return [];
+          throw e;
+        });
       memo.set(commit, p);
     }
     return p;
