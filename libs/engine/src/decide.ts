@@ -13,7 +13,7 @@ export const SUPPORT_THRESHOLDS: Record<Layer, number> = {
 /** Below this many code tokens on either side there is too little material to judge. */
 export const MIN_CODE_TOKENS = 300;
 export const HEAVY_CONTAINMENT = 0.5;
-/** Dated fingerprints each side must have had first for matched material to count as exchanged (see `exchanged`). */
+/** Dated fingerprints each side must have had first for matched material to count as exchanged (see `commonSource`). */
 export const MIN_EXCHANGED_WEIGHT = 100;
 
 /**
@@ -45,15 +45,6 @@ export function decide(c: Comparison): Decision {
   const vetoed = (d: Direction): boolean =>
     (d === 'ORIGIN_TO_TARGET' && chronoDir === 'TARGET_TO_ORIGIN') || (d === 'TARGET_TO_ORIGIN' && chronoDir === 'ORIGIN_TO_TARGET');
 
-  // Without shared history, matched material that appeared first on each side in comparable amounts flowed both
-  // ways or came from a common source (zstd and lz4, one author's two projects: xxHash in both, and tools he wrote
-  // for both): neither side is derived from the other.
-  const exchanged =
-    !(m.sharedCommits > 0) &&
-    chronoDir === 'NONE' &&
-    m.originFirstWeight >= MIN_EXCHANGED_WEIGHT &&
-    m.targetFirstWeight >= MIN_EXCHANGED_WEIGHT;
-
   const alternatives: Alternative[] = [];
   const add = (verdict: Verdict, s: number, reason: string): void => {
     alternatives.push({ verdict, score: dec(Math.max(0, Math.min(1, s))), reason });
@@ -72,7 +63,16 @@ export function decide(c: Comparison): Decision {
   // Derivation without shared history: CODE plus at least one other layer.
   const derivedSide = chronoDir === 'TARGET_TO_ORIGIN' ? oContain : chronoDir === 'ORIGIN_TO_TARGET' ? tContain : code;
   const derivable = !shared && enoughMaterial && supports('CODE') && corr >= 1;
-  const commonSource = derivable && exchanged && derivedSide < HEAVY_CONTAINMENT && !m.declaredUpstream;
+  // Matched material that appeared first on each side in comparable amounts flowed both ways or came from a common
+  // source (zstd and lz4, one author's two projects: xxHash in both, and tools he wrote for both): neither side is
+  // derived from the other.
+  const commonSource =
+    derivable &&
+    chronoDir === 'NONE' &&
+    m.originFirstWeight >= MIN_EXCHANGED_WEIGHT &&
+    m.targetFirstWeight >= MIN_EXCHANGED_WEIGHT &&
+    derivedSide < HEAVY_CONTAINMENT &&
+    !m.declaredUpstream;
   // SHARED_UPSTREAM: shared commits without a declaration, corroborated by another layer; or material exchanged.
   add(
     'SHARED_UPSTREAM',

@@ -105,13 +105,29 @@ export class MaterialDater {
     private readonly cache: DatingCache,
     /** whether a commit of this history is also in the other one */
     private readonly isShared: (commit: string) => boolean = () => false,
-    /**
-     * The code paths a commit changed or deleted (not those it added), with their blobs before it: where material
-     * found in a file's first version may have come from in the same commit (a move or a split). Without it, a
-     * file's first version is where its material first appears.
-     */
-    private readonly changedBy?: (commit: string) => Promise<{ path: string; blobId: string }[]>,
   ) {}
+
+  /**
+   * Per commit, the code paths it changed (not those it made) with their blobs before it, from the history walk's
+   * own path versions: where material found in a file's first version may have come from in the same commit (a move
+   * or a split). Built on first use.
+   */
+  private changed: Map<string, { path: string; blobId: string }[]> | null = null;
+
+  private changedBy(commit: string): { path: string; blobId: string }[] {
+    if (!this.changed) {
+      this.changed = new Map();
+      for (const path of Object.keys(this.hist.pathVersions).sort()) {
+        const v = this.hist.pathVersions[path]!;
+        for (let i = 1; i < v.length; i++) {
+          const list = this.changed.get(v[i]!.commit) ?? [];
+          list.push({ path, blobId: v[i - 1]!.blobId });
+          this.changed.set(v[i]!.commit, list);
+        }
+      }
+    }
+    return this.changed.get(commit) ?? [];
+  }
 
   private lastShared(versions: PathVersion[]): number {
     for (let i = versions.length - 1; i >= 0; i--) if (this.isShared(versions[i]!.commit)) return i;
@@ -120,15 +136,14 @@ export class MaterialDater {
 
   async firstAppearance(path: string, language: string | null, hashes: number[]): Promise<FirstAppearance | null> {
     const found = await this.search(path, this.hist.pathVersions[path] ?? [], language, hashes);
-    if (!found || found.shared || !this.changedBy) return found;
+    if (!found || found.shared) return found;
     // Found in the file's first version: the commit that made the file may have moved the material out of another
     // file it changed (memcached split jenkins_hash.c out of hash.c in 2014; the hash code is from 2009). Follow it
     // there, once, through that file's versions before the commit.
     if (found.version !== this.hist.pathVersions[path]![0]) return found;
     const made = found.version;
-    for (const from of (await this.changedBy(made.commit)).slice(0, MAX_SOURCES_TRIED)) {
-      if (from.path === path) continue;
-      const earlier = (this.hist.pathVersions[from.path] ?? []).filter((v) => v.time <= made.time && v.commit !== made.commit);
+    for (const from of this.changedBy(made.commit).slice(0, MAX_SOURCES_TRIED)) {
+      const earlier = this.hist.pathVersions[from.path]!.filter((v) => v.time <= made.time && v.commit !== made.commit);
       if (!earlier.length || !(await this.holds(from.blobId, from.path, language, hashes))) continue;
       const there = await this.search(from.path, earlier, language, hashes);
       if (there && there.version.time <= made.time) return { ...there, path: from.path };

@@ -1,7 +1,5 @@
 import { BlobReader } from '../git/catfile';
-import { resolveGitDir, runGit } from '../git/runner';
-import { classifyPath } from '../classify';
-import { EngineError } from '../errors';
+import { resolveGitDir } from '../git/runner';
 import { Deadline, resolveLimits } from '../limits';
 import type { StageOptions } from '../inventory';
 import type {
@@ -289,8 +287,8 @@ async function dateFragments(
   const tIds = new Set(target.history.commits.map((c) => c.id));
   opts.cache.seed(o);
   opts.cache.seed(t);
-  const oDater = new MaterialDater(opts.readers.origin, origin.history, opts.cache, (c) => tIds.has(c), changedBy(origin, opts.deadline));
-  const tDater = new MaterialDater(opts.readers.target, target.history, opts.cache, (c) => oIds.has(c), changedBy(target, opts.deadline));
+  const oDater = new MaterialDater(opts.readers.origin, origin.history, opts.cache, (c) => tIds.has(c));
+  const tDater = new MaterialDater(opts.readers.target, target.history, opts.cache, (c) => oIds.has(c));
   const lang = (f: { language: string }): string | null => (f.language === 'generic' ? null : f.language);
   const results = await Promise.all(
     dated.map(async (f) => {
@@ -328,58 +326,4 @@ async function dateFragments(
     }
   }
   return out;
-}
-
-/**
- * The code paths a commit changed or deleted, with their blobs before it (git diff-tree against its first parent;
- * nothing for a merge or a root commit): where the material of a file the commit made may have come from.
- */
-function changedBy(side: SideData, deadline: Deadline): (commit: string) => Promise<{ path: string; blobId: string }[]> {
-  const gitDir = resolveGitDir(side.repo.dir);
-  const memo = new Map<string, Promise<{ path: string; blobId: string }[]>>();
-  return (commit) => {
-    let p = memo.get(commit);
-    if (!p) {
-      p = runGit(
-        [
-          '-c',
-          'core.quotePath=false',
-          'diff-tree',
-          '-r',
-          '--raw',
-          '--no-abbrev',
-          '--no-renames',
-          '--no-commit-id',
-          '-z',
-          '--end-of-options',
-          commit,
-        ],
-        {
-          gitDir,
-          timeoutMs: deadline.remainingMs(),
-          maxOutputBytes: 16 * 1024 * 1024,
-        },
-      )
-        .then((out) => {
-          // -z: ":<mode> <mode> <old> <new> <status>\0<path>\0" per entry
-          const parts = out.toString('utf8').split('\0');
-          const found: { path: string; blobId: string }[] = [];
-          for (let i = 0; i + 1 < parts.length; i += 2) {
-            const [oldMode = '', , oldBlob = '', , status = ''] = parts[i]!.slice(1).split(' ');
-            const path = parts[i + 1]!;
-            if ((status === 'M' || status === 'D') && oldMode.startsWith('100') && !/^0+$/.test(oldBlob) && classifyPath(path) === null)
-              found.push({ path, blobId: oldBlob });
-          }
-          return found.sort((a, b) => cmp(a.path, b.path));
-        })
-        .catch((e: unknown) => {
-          // A commit too large to list (an import of a whole tree) is no move to follow; what it is depends on the
-          // repository alone, so the dating stays the same from run to run.
-          if (e instanceof EngineError && e.limit === 'gitOutputBytes') return [];
-          throw e;
-        });
-      memo.set(commit, p);
-    }
-    return p;
-  };
 }

@@ -91,17 +91,15 @@ export async function topology(
     const mainline = async (head: string): Promise<Set<string>> =>
       new Set((await git(['rev-list', '--first-parent', `--max-count=${m}`, '--end-of-options', head])).split('\n').filter(Boolean));
     const [oMain, tMain] = [await mainline(o), await mainline(t)];
-    // Who went on after the fork: a side's own commits dated after the newest fork point. A side's own commits
-    // dated before it are older work under other ids (history converted or rewritten apart, as KeyDB holds Redis's
-    // history before 2019 under ids of its own: 15,540 of its 17,311 own commits, 6,728 of them antirez's) or branches
-    // merged later, not commits made after the histories parted.
     // Commits both sides hold under other ids: the same author time and subject. Histories converted apart (mutt
     // and NeoMutt hold mutt's history since 1998 under ids of their own: 6,607 such commits) and commits one side
     // cherry-picked from the other (Radarr from Sonarr: 941) are shared work, not either side's work after the fork.
     const oKeys = new Set(oOwn.map((c) => c.key));
     const equivalent = new Set(tOwn.filter((c) => oKeys.has(c.key)).map((c) => c.key));
-    // Who runs a side is read from its mainline alone: the merges of pull requests and the direct commits, not
-    // the commits the merges bring in.
+    // Who went on after the fork: a side's own commits on its mainline (the merges of pull requests and the direct
+    // commits, not what merges bring in), dated after the newest fork point, and not held by both under other ids.
+    // Own commits dated before the fork point are older work under other ids (KeyDB holds Redis's history before
+    // 2019 under ids of its own: 15,540 of its 17,311 own commits, 6,728 of them antirez's) or branches merged later.
     const later = (own: OwnCommit[], main: Set<string>): OwnCommit[] =>
       own.filter((c) => c.time > forkPoints[0]!.time && main.has(c.id) && !equivalent.has(c.key));
     opts.deadline.check();
