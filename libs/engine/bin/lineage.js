@@ -11,8 +11,9 @@ if (!existsSync(cli)) {
   process.stderr.write('lineage: the engine is not built yet: run `make build` (or `npx tsc -b libs/engine`) in the repository first\n');
   process.exit(1);
 }
-require(cli)
-  .main(process.argv.slice(2))
+const { main, quietOnClosedStdout } = require(cli);
+quietOnClosedStdout();
+main(process.argv.slice(2))
   .then((code) => {
     process.exitCode = code;
   });

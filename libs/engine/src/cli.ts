@@ -260,7 +260,19 @@ function failure(e: unknown, json: boolean): number {
   return EXIT.FAILED;
 }
 
+/**
+ * A reader that stops early (`lineage analyze … --json | head -c 300`) closes the pipe: the rest of the output has
+ * nowhere to go, which is the reader's choice, not a failure to report with a stack trace. Entry points only.
+ */
+export function quietOnClosedStdout(): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(EXIT.OK);
+  });
+}
+
 if (require.main === module) {
+  quietOnClosedStdout();
   void main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

@@ -209,6 +209,16 @@ describe('progress on stderr', () => {
     expect(r.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
   });
 
+  it('a reader that closes the pipe early ends the command quietly, exit 0', () => {
+    // `true` exits at once: every write of the report then meets a closed pipe (EPIPE).
+    for (const json of [[], ['--json']]) {
+      const cmd = [process.execPath, BIN, 'analyze', p.origin.dir, p.target.dir, ...json].map((a) => `'${a}'`).join(' ');
+      const r = spawnSync('bash', ['-c', `${cmd} | true; echo "exit \${PIPESTATUS[0]}"`], { encoding: 'utf8' });
+      expect(r.stdout).toBe('exit 0\n');
+      expect(r.stderr).toBe('');
+    }
+  });
+
   it('under a pseudo-terminal: one redrawn line with real counts, cleared before the report', () => {
     // util-linux `script` gives the command a pty; its output is what a terminal would show.
     const cmd = [process.execPath, BIN, 'analyze', p.origin.dir, p.target.dir].map((a) => `'${a}'`).join(' ');
