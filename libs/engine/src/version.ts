@@ -16,7 +16,9 @@
  * 0.6.3: own commits of both sides with the same author time and subject (a history converted apart, cherry-picks)
  * are shared history for the maintainers signal; the chronology veto needs the dated material to decide the other
  * direction, not merely lean; material found in a file's first version is followed to the file the same commit
- * took it out of, and dated there).
+ * took it out of, and dated there;
+ * 0.6.4: a declaration trigger whose first name is the declarer's own speaks of the declarer: no name after it in
+ * that sentence is declared).
  */
-export const ENGINE_VERSION = 'lineage-engine/0.6.3';
+export const ENGINE_VERSION = 'lineage-engine/0.6.4';
 export const MANIFEST_VERSION = '1';

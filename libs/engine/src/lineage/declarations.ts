@@ -104,7 +104,9 @@ export function candidates(window: string, maxWords = MAX_WORDS_AFTER): string[]
 /**
  * The first declaration in `docs` that names one of `names` (spellings of the
  * other repository's names), skipping names in `own` (the declarer's own) and
- * sentences in `inherited`.
+ * sentences in `inherited`. A trigger whose first name is the declarer's own
+ * speaks of the declarer ("an updated version of SDS, to unify Redis, Disque and
+ * the stand-alone SDS"): a name later in that sentence is not what it descends from.
  */
 export function findDeclaration(
   docs: readonly { path: string; text: string }[],
@@ -112,7 +114,7 @@ export function findDeclaration(
   own: ReadonlySet<string>,
   inherited: ReadonlySet<string> = new Set(),
 ): Declaration | null {
-  return find(TRIGGER, MAX_WORDS_AFTER, docs, names, own, inherited);
+  return find(TRIGGER, MAX_WORDS_AFTER, docs, names, own, inherited, true);
 }
 
 /** The first sentence in `docs` that points at one of `names` as where the project went on (see SUCCESSOR). */
@@ -122,7 +124,7 @@ export function findSuccessor(
   own: ReadonlySet<string>,
   inherited: ReadonlySet<string> = new Set(),
 ): Declaration | null {
-  return find(SUCCESSOR, MAX_WORDS_SUCCESSOR, docs, names, own, inherited);
+  return find(SUCCESSOR, MAX_WORDS_SUCCESSOR, docs, names, own, inherited, false);
 }
 
 function find(
@@ -132,6 +134,7 @@ function find(
   names: ReadonlySet<string>,
   own: ReadonlySet<string>,
   inherited: ReadonlySet<string>,
+  stopAtOwn: boolean,
 ): Declaration | null {
   if (!names.size) return null;
   for (const d of docs) {
@@ -144,6 +147,7 @@ function find(
       for (const c of candidates(win, maxWords)) {
         if (names.has(c) && !own.has(c))
           return { name: c, path: d.path, line: lineOf(d.text, m.index), sentence: normaliseSentence(m[0] + ' ' + win) };
+        if (stopAtOwn && own.has(c)) break;
       }
     }
   }
