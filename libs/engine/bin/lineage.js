@@ -13,7 +13,6 @@ if (!existsSync(cli)) {
 }
 const { main, quietOnClosedStdout } = require(cli);
 quietOnClosedStdout();
-main(process.argv.slice(2))
-  .then((code) => {
-    process.exitCode = code;
-  });
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

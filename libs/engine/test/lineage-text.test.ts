@@ -115,11 +115,14 @@ describe('declarations in prose', () => {
 
   it("reads a trigger whose first name is the declarer's own as speaking of itself", () => {
     // antirez/sds's README: the updated version is of SDS itself; Redis is one of the projects it is shared with.
-    const sds = 'this is an updated version of SDS in an attempt to finally unify Redis, Disque, Hiredis, and the stand alone SDS versions.';
+    const sds =
+      'this is an updated version of SDS in an attempt to finally unify Redis, Disque, Hiredis, and the stand alone SDS versions.';
     expect(find(sds, ['redis'], ['sds'])).toBeNull();
     expect(find(sds, ['redis'])).toBe('redis');
     // The declarer's name after the other's does not hide it.
-    expect(find('A modified version of groupcache, published as mailgun/groupcache.', ['groupcache'], ['mailgun/groupcache'])).toBe('groupcache');
+    expect(find('A modified version of groupcache, published as mailgun/groupcache.', ['groupcache'], ['mailgun/groupcache'])).toBe(
+      'groupcache',
+    );
   });
 
   it('skips a sentence the other side (or the shared project) has too', () => {
