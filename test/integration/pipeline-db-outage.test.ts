@@ -251,10 +251,22 @@ describe("the pipeline's database away for longer than a job's deliveries last",
     expect(String((await analysis(id)).case_id)).toBe(String(c!.id));
     expect(await casesOf(id)).toBe(1);
     // Linked once per event: the first from the case-store's own event, the second held through the outage on its first delivery.
-    expect(lines([pipeline], 'case linked', id).map((l) => [l.delivery, l.held])).toEqual([
+    const linked = lines([pipeline], 'case linked', id).map((l) => [l.delivery, l.held]);
+    const want = [
       [1, false],
       [1, true],
-    ]);
+    ];
+    // A mismatch has been seen once in a full run on a slow machine (the held event linked on its second delivery):
+    // say what the pipeline logged for this analysis, so the next one explains itself.
+    if (JSON.stringify(linked) !== JSON.stringify(want))
+      process.stderr.write(
+        `pipeline lines for analysis ${id}:\n${pipeline
+          .output()
+          .split('\n')
+          .filter((l) => l.includes(`"analysisId":"${id}"`))
+          .join('\n')}\n`,
+      );
+    expect(linked).toEqual(want);
     expect(deliveries([pipeline], 'database unavailable; case link held until it returns', id)).toEqual([1]);
     expect(lines([pipeline], 'could not link case; will retry', id)).toEqual([]);
   }, 240_000);
