@@ -1,5 +1,6 @@
 // Three projects so `make test` can run fast unit tests first and the ones that
-// need real NATS/PostgreSQL/anvil/git afterwards, serially.
+// need real NATS/PostgreSQL/anvil/git afterwards, serially. Each project's test timeout is its
+// `globals.testTimeoutMs`, applied by test/support/timeout.ts (Jest ignores a project's `testTimeout`).
 const base = {
   testEnvironment: 'node',
   transform: {
@@ -16,7 +17,8 @@ module.exports = {
     {
       ...base,
       displayName: 'unit',
-      testTimeout: 30000,
+      globals: { testTimeoutMs: 30000 },
+      setupFilesAfterEnv: ['<rootDir>/test/support/timeout.ts'],
       testMatch: ['<rootDir>/{libs,services}/*/test/**/*.test.ts'],
       testPathIgnorePatterns: ['\\.int\\.test\\.ts$'],
     },
@@ -24,15 +26,16 @@ module.exports = {
       ...base,
       displayName: 'integration',
       testMatch: ['<rootDir>/{libs,services}/*/test/**/*.int.test.ts', '<rootDir>/test/integration/**/*.test.ts'],
-      testTimeout: 60000,
+      globals: { testTimeoutMs: 60000 },
+      setupFilesAfterEnv: ['<rootDir>/test/support/timeout.ts'],
     },
     // Every API response an e2e test sees must be one the OpenAPI document describes (test/support/observed-statuses.ts).
     {
       ...base,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
-      testTimeout: 180000,
-      setupFilesAfterEnv: ['<rootDir>/test/support/observed-statuses.ts'],
+      globals: { testTimeoutMs: 180000 },
+      setupFilesAfterEnv: ['<rootDir>/test/support/timeout.ts', '<rootDir>/test/support/observed-statuses.ts'],
     },
   ],
 };
