@@ -21,10 +21,14 @@ const SOCKET_CODES = new Set([
  */
 const isUnavailableSqlState = (code: string) => /^08[0-9A-Z]{3}$/.test(code) || ['57P01', '57P02', '57P03', '53300'].includes(code);
 
-/** What node-postgres and knex say, without a code, when a connection dies or cannot be had. */
+/**
+ * What node-postgres and knex say, without a code, when a connection dies or cannot be had: at the start of the
+ * message, or after the `<sql> - ` that knex puts before the driver's message when a query fails (a query in flight
+ * when the connection dies: `update "analysis"."analyses" set … - Connection terminated unexpectedly`).
+ */
 const MESSAGES = [
-  /^Connection terminated/, // unexpectedly, or due to connection timeout
-  /^timeout expired$/, // connect timeout (connectionTimeoutMillis)
+  /(?:^| - )Connection terminated/, // unexpectedly, or due to connection timeout
+  /(?:^| - )timeout expired$/, // connect timeout (connectionTimeoutMillis)
   /is not queryable/, // a client whose connection already failed
   /^Knex: Timeout acquiring a connection/, // the pool could not hand out a connection in acquireConnectionTimeout
   /^Unable to acquire a connection$/,
