@@ -256,8 +256,8 @@ describe("the pipeline's database away for longer than a job's deliveries last",
       [1, false],
       [1, true],
     ];
-    // A mismatch has been seen once in a full run on a slow machine (the held event linked on its second delivery):
-    // say what the pipeline logged for this analysis, so the next one explains itself.
+    // On a mismatch, say what the pipeline logged for this analysis (a delivery spent by a failure the outage caused
+    // once showed a query in flight ending in knex's "<sql> - Connection terminated unexpectedly").
     if (JSON.stringify(linked) !== JSON.stringify(want))
       process.stderr.write(
         `pipeline lines for analysis ${id}:\n${pipeline
