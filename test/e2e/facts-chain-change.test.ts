@@ -128,7 +128,15 @@ const expectHaltedOnNewChain = async () => {
 describe('a fresh chain under an old projection', () => {
   it('a running writer halts at once, naming the deployment block, and keeps serving the old facts', async () => {
     await assertAndFinalize(1);
-    const before = await body('/protocol');
+    // Caught up with the finalized chain first: a projection still behind would index on until the chain is replaced.
+    const before = await waitFor(
+      'the writer caught up',
+      async () => {
+        const b = await body('/protocol');
+        return b.indexer.lagBlocks === '0' ? b : false;
+      },
+      30_000,
+    );
     expect(before.indexer).toMatchObject({ state: 'following', halted: null, lagBlocks: expect.stringMatching(/^\d+$/) });
     expect((await ready()).status).toBe(200);
 
