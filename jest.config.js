@@ -11,6 +11,7 @@ const base = {
   transformIgnorePatterns: ['/node_modules/(?!(@seriousme)/)'],
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/', '<rootDir>/.tools/', '<rootDir>/.dev/', '<rootDir>/.cache/'],
   rootDir: __dirname,
+  setupFilesAfterEnv: ['<rootDir>/test/support/timeout.ts'],
 };
 module.exports = {
   projects: [
@@ -18,7 +19,6 @@ module.exports = {
       ...base,
       displayName: 'unit',
       globals: { testTimeoutMs: 30000 },
-      setupFilesAfterEnv: ['<rootDir>/test/support/timeout.ts'],
       testMatch: ['<rootDir>/{libs,services}/*/test/**/*.test.ts'],
       testPathIgnorePatterns: ['\\.int\\.test\\.ts$'],
     },
@@ -27,7 +27,6 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/{libs,services}/*/test/**/*.int.test.ts', '<rootDir>/test/integration/**/*.test.ts'],
       globals: { testTimeoutMs: 60000 },
-      setupFilesAfterEnv: ['<rootDir>/test/support/timeout.ts'],
     },
     // Every API response an e2e test sees must be one the OpenAPI document describes (test/support/observed-statuses.ts).
     {
@@ -35,7 +34,7 @@ module.exports = {
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
       globals: { testTimeoutMs: 180000 },
-      setupFilesAfterEnv: ['<rootDir>/test/support/timeout.ts', '<rootDir>/test/support/observed-statuses.ts'],
+      setupFilesAfterEnv: [...base.setupFilesAfterEnv, '<rootDir>/test/support/observed-statuses.ts'],
     },
   ],
 };

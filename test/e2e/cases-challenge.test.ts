@@ -165,16 +165,15 @@ it('prepares typed data that a wallet signs and anyone relays to challengeWithSi
 
   // Once challenged there is nothing left to challenge.
   await mine(3);
-  // Once the projection has seen the challenge final (a slow machine takes a few polls).
+  // 409 once the projection has seen the challenge final (a slow machine takes a few polls); waitFor fails otherwise.
   const again = await waitFor(
-    'the fact no longer challengeable',
+    'the fact no longer challengeable (409)',
     async () => {
       const r = await post(`/cases/${caseId}/challenge-preparation`, { challenger: challenger.address, rationale });
       return r.status === 409 ? r : false;
     },
     30_000,
   );
-  expect(again.status).toBe(409);
   expect((await json(again)).error.code).toBe('FACT_NOT_CHALLENGEABLE');
 });
 

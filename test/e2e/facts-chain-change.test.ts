@@ -94,15 +94,19 @@ function reset(...args: string[]) {
   });
 }
 
-const expectHaltedOnNewChain = async () => {
-  const p = await waitFor(
-    'the writer halts',
+/** The fact-indexer's /protocol body once `until` holds for it (polled for up to 30 s). */
+const protocolWhen = (what: string, until: (b: Awaited<ReturnType<typeof body>>) => boolean) =>
+  waitFor(
+    what,
     async () => {
       const b = await body('/protocol');
-      return b.indexer.state === 'halted' ? b : false;
+      return until(b) ? b : false;
     },
     30_000,
   );
+
+const expectHaltedOnNewChain = async () => {
+  const p = await protocolWhen('the writer halts', (b) => b.indexer.state === 'halted');
   expect(p.indexer.halted).toMatch(
     new RegExp(
       `^a different chain than the one indexed: deployment block ${registry.deployedBlock} hash differs \\(indexed 0x[0-9a-f]{64}, node 0x[0-9a-f]{64}\\); .*reset\\.js --yes`,
@@ -129,14 +133,7 @@ describe('a fresh chain under an old projection', () => {
   it('a running writer halts at once, naming the deployment block, and keeps serving the old facts', async () => {
     await assertAndFinalize(1);
     // Caught up with the finalized chain first: a projection still behind would index on until the chain is replaced.
-    const before = await waitFor(
-      'the writer caught up',
-      async () => {
-        const b = await body('/protocol');
-        return b.indexer.lagBlocks === '0' ? b : false;
-      },
-      30_000,
-    );
+    const before = await protocolWhen('the writer caught up', (b) => b.indexer.lagBlocks === '0');
     expect(before.indexer).toMatchObject({ state: 'following', halted: null, lagBlocks: expect.stringMatching(/^\d+$/) });
     expect((await ready()).status).toBe(200);
 
@@ -170,14 +167,7 @@ describe('a fresh chain under an old projection', () => {
       was: { halted: expect.stringMatching(/hash differs/) },
     });
     // The running writer notices on its next poll; no restart.
-    await waitFor(
-      'indexing again',
-      async () => {
-        const b = await body('/protocol');
-        return b.indexer.state === 'following' && b.indexer.halted === null;
-      },
-      30_000,
-    );
+    await protocolWhen('indexing again', (b) => b.indexer.state === 'following' && b.indexer.halted === null);
     expect((await ready()).status).toBe(200);
     expect(await haltedGauge()).toBe('0');
     expect((await get(`/facts/${factKey(1)}`)).status).toBe(404); // the old chain's fact is gone with it
@@ -198,7 +188,7 @@ describe('a fresh chain under an old projection', () => {
     expect(stack.procs['fact-indexer'].output()).not.toMatch(/reorg below the finalized block/);
 
     expect(reset('--yes').status).toBe(0);
-    await waitFor('indexing again', async () => (await body('/protocol')).indexer.state === 'following', 30_000);
+    await protocolWhen('indexing again', (b) => b.indexer.state === 'following');
     expect((await get(`/facts/${factKey(2)}`)).status).toBe(404);
   });
 });
