@@ -18,7 +18,9 @@
  * direction, not merely lean; material found in a file's first version is followed to the file the same commit
  * took it out of, and dated there;
  * 0.6.4: a declaration trigger whose first name is the declarer's own speaks of the declarer: no name after it in
- * that sentence is declared).
+ * that sentence is declared;
+ * 0.6.5: code matching runs in an orientation chosen from the two trees' contents, so exchanging origin and target
+ * gives the same fragments and containments, mirrored).
  */
-export const ENGINE_VERSION = 'lineage-engine/0.6.4';
+export const ENGINE_VERSION = 'lineage-engine/0.6.5';
 export const MANIFEST_VERSION = '1';

@@ -37,3 +37,26 @@ describe.each([
     expect(a!.hash).toMatch(/^0x[0-9a-f]{64}$/);
   });
 });
+
+describe('exchanging origin and target', () => {
+  it('mirrors the code evidence, the containments and the dated weights (npm-uglify-terser)', async () => {
+    const pair = await NPM_SCENARIOS.find((s) => s.name === 'npm-uglify-terser')!.build(base);
+    const listed = JSON.parse((await analyze({ origin: pair.origin, target: pair.target, workers: 1 })).bytes.toString('utf8'));
+    const swapped = JSON.parse((await analyze({ origin: pair.target, target: pair.origin, workers: 1 })).bytes.toString('utf8'));
+    type Side = { path: string; startLine: number; endLine: number; blobId: string };
+    type Item = { kind: string; detail: string; origin: Side; target: Side };
+    const place = (s: Side): string => `${s.path}:${s.startLine}-${s.endLine}@${s.blobId}`;
+    const code = (m: { evidence: Item[] }, mirrored: boolean): string[] =>
+      m.evidence
+        .filter((e) => e.kind === 'CODE_FRAGMENT')
+        .map((e) => (mirrored ? `${place(e.target)} ${place(e.origin)}` : `${place(e.origin)} ${place(e.target)}`))
+        .sort();
+    const fragments = code(listed, false);
+    expect(fragments.length).toBeGreaterThan(50);
+    expect(code(swapped, true)).toEqual(fragments);
+    expect(swapped.metrics.originContainment).toBe(listed.metrics.targetContainment);
+    expect(swapped.metrics.targetContainment).toBe(listed.metrics.originContainment);
+    expect(swapped.metrics.originFirstWeight).toBe(listed.metrics.targetFirstWeight);
+    expect(swapped.metrics.targetFirstWeight).toBe(listed.metrics.originFirstWeight);
+  });
+});

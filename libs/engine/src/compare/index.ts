@@ -15,7 +15,7 @@ import type {
   Topology,
 } from '../types';
 import { LAYERS } from '../types';
-import { matchCode, type Fragment } from './code';
+import { matchCode, runsFirst, type Fragment } from './code';
 import { compareDependencies } from './dependency';
 import { cmp, dec, isoTime, strengthOf } from './format';
 import { DatingCache, MaterialDater } from './history-layer';
@@ -62,15 +62,20 @@ export async function compare(
   deadline.check();
   opts.onProgress?.({ stage: 'compare', done: 1, total: 6, unit: 'items' });
 
-  // Order fragments by size, then by location, so every choice below is deterministic.
-  const frags = [...code.fragments].sort(
-    (a, b) =>
-      b.originFps.length - a.originFps.length ||
-      cmp(o.files[a.originFile]!.path, o.files[b.originFile]!.path) ||
-      a.origin.startLine - b.origin.startLine ||
-      cmp(t.files[a.targetFile]!.path, t.files[b.targetFile]!.path) ||
-      a.target.startLine - b.target.startLine,
-  );
+  // Order fragments by size, then by location, so every choice below is deterministic. Locations are compared on
+  // the side the matching ran from (runsFirst, from the trees alone) before the other: exchanging origin and target
+  // then leaves the order as it was, and the same fragments are dated and listed (the first MAX_DATED_FRAGMENTS,
+  // MAX_CODE_ITEMS) when sizes tie at the cut.
+  const first = runsFirst(o, t);
+  type Place = { path: string; start: number; end: number };
+  const keyed = code.fragments.map((f) => {
+    const os: Place = { path: o.files[f.originFile]!.path, start: f.origin.startLine, end: f.origin.endLine };
+    const ts: Place = { path: t.files[f.targetFile]!.path, start: f.target.startLine, end: f.target.endLine };
+    return { f, k: first ? [os, ts] : [ts, os] };
+  });
+  const byPlace = (x: Place, y: Place): number => cmp(x.path, y.path) || x.start - y.start || x.end - y.end;
+  keyed.sort(({ f: a, k: x }, { f: b, k: y }) => b.originFps.length - a.originFps.length || byPlace(x[0]!, y[0]!) || byPlace(x[1]!, y[1]!));
+  const frags = keyed.map(({ f }) => f);
 
   // HISTORY: how the histories relate (git answers it on a view of both object stores).
   const topo =

@@ -1,0 +1,95 @@
+import { matchCode, runsFirst, type Fragment } from '../src/compare/code';
+import type { FileFingerprints, Fingerprints } from '../src/types';
+
+// Small deterministic PRNG (mulberry32): the same "random" files on every run.
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function file(path: string, hashes: number[]): FileFingerprints {
+  return {
+    path,
+    blobId: '0'.repeat(40),
+    language: 'generic',
+    tokens: hashes.length * 4,
+    hashes,
+    startLines: hashes.map((_, i) => i + 1),
+    endLines: hashes.map((_, i) => i + 1),
+    lowEntropy: hashes.map(() => 0),
+  };
+}
+
+function repo(files: FileFingerprints[]): Fingerprints {
+  return { commit: '0'.repeat(40), k: 5, window: 4, files, language: [], tests: [], manifests: [], totalTokens: 0 };
+}
+
+/** Repetitive material over a small alphabet (markup, tables), with a copied stretch in the middle. */
+function repetitive(next: () => number, n: number, alphabet: number, copied: number[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(1000 + Math.floor(next() * alphabet));
+  out.splice(Math.floor(n / 2), 0, ...copied);
+  return out;
+}
+
+const key = (f: Fragment, mirrored: boolean): string =>
+  mirrored
+    ? `${f.targetFile}|${f.originFile}|${f.targetFps.join(',')}|${f.originFps.join(',')}`
+    : `${f.originFile}|${f.targetFile}|${f.originFps.join(',')}|${f.targetFps.join(',')}`;
+
+describe('code matching does not depend on which side is the origin', () => {
+  it('gives the mirrored fragments and swapped containments when the roles are exchanged', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const next = rng(seed);
+      const copied = Array.from({ length: 12 }, (_, i) => 5000 + seed * 100 + i);
+      const a = repo([file('a/one.html', repetitive(next, 120, 6, copied)), file('a/two.html', repetitive(next, 80, 5, []))]);
+      const b = repo([file('b/one.html', repetitive(next, 150, 6, copied)), file('b/two.html', repetitive(next, 60, 5, []))]);
+      const ab = matchCode(a, b, () => false);
+      const ba = matchCode(b, a, () => false);
+      const listed = ab.fragments.map((f) => key(f, false)).sort();
+      const swapped = ba.fragments.map((f) => key(f, true)).sort();
+      expect(swapped).toEqual(listed);
+      expect(ba.originContainment).toBe(ab.targetContainment);
+      expect(ba.targetContainment).toBe(ab.originContainment);
+      // The copied stretch is found whichever way round.
+      expect(ab.fragments.some((f) => f.originFps.length >= 10)).toBe(true);
+    }
+  });
+
+  it('picks the orientation it runs in from the trees alone', () => {
+    const next = rng(3);
+    const x = [file('a.js', repetitive(next, 50, 30, [])), file('b.js', repetitive(next, 50, 30, []))];
+    const y = [file('a.js', repetitive(next, 50, 30, [])), file('c.js', repetitive(next, 50, 30, []))];
+    y[0]!.blobId = '1'.repeat(40);
+    const one = { ...repo(x), commit: 'a'.repeat(40) };
+    const two = { ...repo(y), commit: 'b'.repeat(40) };
+    expect(runsFirst(one, two)).toBe(true); // a.js: blob 000… before 111…
+    expect(runsFirst(two, one)).toBe(false);
+    // The same trees under other commits (one-commit copies of them) keep it.
+    expect(runsFirst({ ...one, commit: 'f'.repeat(40) }, { ...two, commit: '0'.repeat(40) })).toBe(true);
+    // A tree that is a prefix of the other (fewer files, the same first ones) comes first.
+    expect(runsFirst(repo(x.slice(0, 1)), repo(x))).toBe(true);
+    expect(runsFirst(repo(x), repo(x.slice(0, 1)))).toBe(false);
+  });
+
+  it('keeps every fragment advancing on both sides (its fingerprints in target and in origin order)', () => {
+    const next = rng(7);
+    // Every fourth fingerprint of the copy is one the files repeat elsewhere: runs with other ways to go on.
+    const copied = Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? 1000 + (i % 20) : 7000 + i));
+    const a = repo([file('a.html', repetitive(next, 300, 20, copied))]);
+    const b = repo([file('b.html', repetitive(next, 300, 20, copied))]);
+    const { fragments } = matchCode(a, b, () => false);
+    expect(fragments.length).toBeGreaterThan(0);
+    for (const f of fragments)
+      for (let i = 1; i < f.originFps.length; i++) {
+        expect(f.originFps[i]!).toBeGreaterThan(f.originFps[i - 1]!);
+        expect(f.targetFps[i]!).toBeGreaterThan(f.targetFps[i - 1]!);
+      }
+  });
+});
