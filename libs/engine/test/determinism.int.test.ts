@@ -44,7 +44,7 @@ describe('exchanging origin and target', () => {
     const listed = JSON.parse((await analyze({ origin: pair.origin, target: pair.target, workers: 1 })).bytes.toString('utf8'));
     const swapped = JSON.parse((await analyze({ origin: pair.target, target: pair.origin, workers: 1 })).bytes.toString('utf8'));
     type Side = { path: string; startLine: number; endLine: number; blobId: string };
-    type Item = { kind: string; detail: string; origin: Side; target: Side };
+    type Item = { kind: string; origin: Side; target: Side };
     const place = (s: Side): string => `${s.path}:${s.startLine}-${s.endLine}@${s.blobId}`;
     const code = (m: { evidence: Item[] }, mirrored: boolean): string[] =>
       m.evidence

@@ -1,17 +1,6 @@
 import { matchCode, runsFirst, type Fragment } from '../src/compare/code';
 import type { FileFingerprints, Fingerprints } from '../src/types';
-
-// Small deterministic PRNG (mulberry32): the same "random" files on every run.
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { Rng } from '../../../test/fixtures/codegen';
 
 function file(path: string, hashes: number[]): FileFingerprints {
   return {
@@ -24,6 +13,12 @@ function file(path: string, hashes: number[]): FileFingerprints {
     endLines: hashes.map((_, i) => i + 1),
     lowEntropy: hashes.map(() => 0),
   };
+}
+
+/** The fixtures' seeded generator (mulberry32) as a function: the same "random" files on every run. */
+function rngOf(seed: number): () => number {
+  const r = new Rng(seed);
+  return () => r.next();
 }
 
 function repo(files: FileFingerprints[]): Fingerprints {
@@ -46,7 +41,7 @@ const key = (f: Fragment, mirrored: boolean): string =>
 describe('code matching does not depend on which side is the origin', () => {
   it('gives the mirrored fragments and swapped containments when the roles are exchanged', () => {
     for (let seed = 1; seed <= 40; seed++) {
-      const next = rng(seed);
+      const next = rngOf(seed);
       const copied = Array.from({ length: 12 }, (_, i) => 5000 + seed * 100 + i);
       const a = repo([file('a/one.html', repetitive(next, 120, 6, copied)), file('a/two.html', repetitive(next, 80, 5, []))]);
       const b = repo([file('b/one.html', repetitive(next, 150, 6, copied)), file('b/two.html', repetitive(next, 60, 5, []))]);
@@ -63,7 +58,7 @@ describe('code matching does not depend on which side is the origin', () => {
   });
 
   it('picks the orientation it runs in from the trees alone', () => {
-    const next = rng(3);
+    const next = rngOf(3);
     const x = [file('a.js', repetitive(next, 50, 30, [])), file('b.js', repetitive(next, 50, 30, []))];
     const y = [file('a.js', repetitive(next, 50, 30, [])), file('c.js', repetitive(next, 50, 30, []))];
     y[0]!.blobId = '1'.repeat(40);
@@ -79,7 +74,7 @@ describe('code matching does not depend on which side is the origin', () => {
   });
 
   it('keeps every fragment advancing on both sides (its fingerprints in target and in origin order)', () => {
-    const next = rng(7);
+    const next = rngOf(7);
     // Every fourth fingerprint of the copy is one the files repeat elsewhere: runs with other ways to go on.
     const copied = Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? 1000 + (i % 20) : 7000 + i));
     const a = repo([file('a.html', repetitive(next, 300, 20, copied))]);
