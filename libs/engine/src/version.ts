@@ -20,7 +20,11 @@
  * 0.6.4: a declaration trigger whose first name is the declarer's own speaks of the declarer: no name after it in
  * that sentence is declared;
  * 0.6.5: code matching runs in an orientation chosen from the two trees' contents, so exchanging origin and target
- * gives the same fragments and containments, mirrored).
+ * gives the same fragments and containments, mirrored;
+ * 0.6.6: a declaration naming the other project's idea ("loosely based on fzf's algorithm", "based on the X API")
+ * is no declaration of descent; "forked in 2016 from X", "based (forked) on X", "originates from X" declare it;
+ * "Y is maintaining X" points at a successor; a sentence ends at a stop that markup closes; material that no
+ * recorded version of its path holds is undated instead of dated to the newest version).
  */
-export const ENGINE_VERSION = 'lineage-engine/0.6.5';
+export const ENGINE_VERSION = 'lineage-engine/0.6.6';
 export const MANIFEST_VERSION = '1';

@@ -101,6 +101,33 @@ describe('declarations in prose', () => {
     expect(find('A modified version of the config file is written on save.', ['groupcache'])).toBeNull();
   });
 
+  it('reads the ways forks of 2024-2026 word it', () => {
+    expect(find('Streamlink was forked in 2016 from the abandoned <em>Livestreamer</em> project.', ['livestreamer'])).toBe('livestreamer');
+    expect(find('Niquests is a highly improved HTTP client that is based (forked) on Requests.', ['requests'])).toBe('requests');
+    expect(find("This project originates from Google's `golang/mock` repo. Unfortunately, Google no longer maintains it.", ['golang/mock'])).toBe(
+      'golang/mock',
+    );
+  });
+
+  it("takes a project's idea (its algorithm, its API) as no descent from its code", () => {
+    // skim, a Rust reimplementation of fzf, on its matching algorithm.
+    expect(find("- `skim_v2`, the default algorithm, loosely based on `fzf`'s algorithm", ['fzf'])).toBeNull();
+    expect(find("A matcher based on fzf's algorithm.", ['fzf'])).toBeNull();
+    expect(find('A matcher based on the fzf algorithm.', ['fzf'])).toBeNull();
+    expect(find('An HTTP client based on the requests API, for async code.', ['requests'])).toBeNull();
+    expect(find('Loosely based on fzf, in Rust.', ['fzf'])).toBeNull();
+    expect(find('Inspired by and based on fzf, in Rust.', ['fzf'])).toBeNull();
+    // The project itself, with what it is, stays a declaration.
+    expect(find('Based on fzf, with a different matcher.', ['fzf'])).toBe('fzf');
+    expect(find("It is a fork of fzf's code base.", ['fzf'])).toBe('fzf');
+  });
+
+  it('ends a sentence at a stop that markup closes', () => {
+    // urllib3.future: the heading's "Upstream" is not a declaration naming the urllib3 of the next sentence.
+    expect(find('**1. Upstream test suite.** We maintain the full urllib3 test suite, unmodified.', ['urllib3'])).toBeNull();
+    expect(find('_A fork of `request`._ It is used by Postman.', ['request'])).toBe('request');
+  });
+
   it('needs a trigger, the name soon after it, in the same sentence', () => {
     expect(
       find('Please use other libraries in development like [brain.js](https://github.com/BrainJS/brain.js).', [
@@ -159,6 +186,16 @@ describe('an original pointing at its successor', () => {
         ['brain.js'],
       ),
     ).toBe('brain.js');
+  });
+
+  it('reads an original naming who maintains it on', () => {
+    // thoughtbot/paperclip's deprecation notice.
+    expect(
+      find(
+        'Alternatively, for existing projects, [Kreeti](https://www.kreeti.com/) is maintaining [kt-paperclip](https://github.com/kreeti/kt-paperclip), an ongoing [fork of Paperclip](https://github.com/kreeti/kt-paperclip).',
+        ['kreeti/kt-paperclip'],
+      ),
+    ).toBe('kreeti/kt-paperclip');
   });
 
   it('needs a pointing phrase', () => {

@@ -96,7 +96,7 @@ const MAX_SOURCES_TRIED = 8;
  * fragment's fingerprints (binary search over the path's versions, assuming
  * material once added stays). When the newest version inside shared commits
  * already holds it, that is the answer and it is marked shared: no search
- * among this side's own versions is needed. Null when the path has no versions.
+ * among this side's own versions is needed. Null when the path has no versions, or none holds the material.
  */
 export class MaterialDater {
   constructor(
@@ -165,7 +165,10 @@ export class MaterialDater {
     if (lastShared >= 0 && (await holds(versions[lastShared]!))) return { version: versions[lastShared]!, shared: true };
     let lo = lastShared + 1;
     let hi = versions.length - 1;
-    if (lo > hi || !(await holds(versions[hi]!))) return { version: versions[versions.length - 1]!, shared: false };
+    // No recorded version holds it: the walk does not record the blobs merges make (LuaJIT's v2.1 files come from
+    // "Merge branch 'master' into v2.1"), so the newest version here can be an older, shared one. Its date would
+    // credit this side with material it inherited; the material is undated instead.
+    if (lo > hi || !(await holds(versions[hi]!))) return null;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (await holds(versions[mid]!)) hi = mid;

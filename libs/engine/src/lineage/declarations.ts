@@ -6,8 +6,10 @@ import { hostedRepo, lineOf } from './names';
 const TRIGGER = new RegExp(
   [
     '(?:hard|soft|friendly|community|maintained|community[- ]maintained|actively[- ]maintained|blessed|official)?\\s*fork(?:ed)?\\s+(?:of|from|off)',
-    'forked\\s+(?:it\\s+|this\\s+\\w+\\s+)?from',
-    'based\\s+on',
+    // "forked in 2016 from the abandoned Livestreamer project" (streamlink)
+    'forked\\s+(?:it\\s+|this\\s+\\w+\\s+|(?:back\\s+)?in\\s+(?:\\w+\\s+)?\\d{4}\\s+)?from',
+    // "based (forked) on Requests" (niquests)
+    'based\\s+(?:\\([^)\\n]{1,24}\\)\\s+)?on',
     // "It is built on earlier work on LevelDB": building on a project's work, not on a platform ("built on Node.js")
     '(?:built|builds|building)\\s+(?:up)?on\\s+(?:the\\s+)?(?:earlier|previous|prior|original)\\s+work\\s+(?:on|of|by|from|in)',
     'derived\\s+from',
@@ -23,8 +25,8 @@ const TRIGGER = new RegExp(
     'upstream(?:\\s+(?:is|project|repository|repo|library))?\\s*:?',
     'port\\s+of',
     '(?:maintained|patched|modernized|updated|improved|extended|modified)\\s+version\\s+of',
-    // "Originating from the JSLint project in 2010, JSHint …"
-    'originat(?:ed|ing)\\s+(?:from|as)',
+    // "Originating from the JSLint project in 2010, JSHint …", "This project originates from Google's golang/mock repo"
+    'originat(?:es?|ed|ing)\\s+(?:from|as)',
   ]
     .map((t) => `\\b${t}(?![A-Za-z0-9])`)
     .join('|'),
@@ -49,6 +51,8 @@ const SUCCESSOR = new RegExp(
     'successor\\s+(?:is|project|repository)',
     'deprecated\\s+in\\s+favou?r\\s+of',
     'please\\s+(?:use|switch\\s+to|migrate\\s+to)',
+    // "Kreeti is maintaining kt-paperclip, an ongoing fork of Paperclip" (thoughtbot/paperclip)
+    '(?:is|are)\\s+(?:now\\s+)?maintaining',
   ]
     .map((t) => `\\b${t}(?![A-Za-z0-9])`)
     .join('|'),
@@ -66,10 +70,25 @@ export interface Declaration {
   sentence: string;
 }
 
+/**
+ * Descent from a project's idea, not its code: "`skim_v2`, the default algorithm, loosely based on `fzf`'s algorithm"
+ * (skim, a Rust reimplementation of fzf), "based on the X API". The name is followed by one of these nouns, possessive
+ * or not.
+ */
+const IDEA =
+  /^(?:algorithms?|design|ideas?|concepts?|approach|apis?|syntax|interfaces?|protocol|spec|specification|paper|format|semantics|architecture|philosophy|ui|ux|look)$/;
+const LOOSELY = /\b(?:loosely|conceptually|spiritually|inspired\s+(?:by\s+)?and)\s*$/i;
+
+function borrowsAnIdea(words: readonly string[], at: number): boolean {
+  const next = words[at + 1] === 's' ? words[at + 2] : words[at + 1];
+  return next !== undefined && IDEA.test(next);
+}
+
 /** Text from a trigger to the end of its sentence (at most a short line's worth), markup removed. */
 function windowAfter(text: string, from: number): string {
   let end = Math.min(text.length, from + 240);
-  const stop = /[.!?](\s|$)|\n\s*\n|\n[#=*-]/g;
+  // A sentence ends at a stop even when markup closes after it ("**1. Upstream test suite.** We maintain …").
+  const stop = /[.!?][*_`'")\]]*(\s|$)|\n\s*\n|\n[#=*-]/g;
   stop.lastIndex = from;
   const m = stop.exec(text);
   if (m && m.index < end) end = m.index;
@@ -144,9 +163,15 @@ function find(
       const win = windowAfter(d.text, m.index + m[0].length);
       // A sentence the other side (or the shared project) has too was inherited, not declared by this side.
       if (inherited.has(normaliseSentence(m[0] + ' ' + win))) continue;
-      for (const c of candidates(win, maxWords)) {
-        if (names.has(c) && !own.has(c))
+      // Two words past the last place a name may stand: what follows a name tells an idea borrowed from a project.
+      const cs = candidates(win, maxWords + 2);
+      if (stopAtOwn && LOOSELY.test(d.text.slice(Math.max(0, m.index - 24), m.index))) continue;
+      for (let i = 0; i < Math.min(cs.length, maxWords); i++) {
+        const c = cs[i]!;
+        if (names.has(c) && !own.has(c)) {
+          if (stopAtOwn && borrowsAnIdea(cs, i)) break;
           return { name: c, path: d.path, line: lineOf(d.text, m.index), sentence: normaliseSentence(m[0] + ' ' + win) };
+        }
         if (stopAtOwn && own.has(c)) break;
       }
     }
