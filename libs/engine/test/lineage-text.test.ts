@@ -104,9 +104,9 @@ describe('declarations in prose', () => {
   it('reads the ways forks of 2024-2026 word it', () => {
     expect(find('Streamlink was forked in 2016 from the abandoned <em>Livestreamer</em> project.', ['livestreamer'])).toBe('livestreamer');
     expect(find('Niquests is a highly improved HTTP client that is based (forked) on Requests.', ['requests'])).toBe('requests');
-    expect(find("This project originates from Google's `golang/mock` repo. Unfortunately, Google no longer maintains it.", ['golang/mock'])).toBe(
-      'golang/mock',
-    );
+    expect(
+      find("This project originates from Google's `golang/mock` repo. Unfortunately, Google no longer maintains it.", ['golang/mock']),
+    ).toBe('golang/mock');
   });
 
   it("takes a project's idea (its algorithm, its API) as no descent from its code", () => {
