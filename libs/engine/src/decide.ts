@@ -66,13 +66,18 @@ export function decide(c: Comparison): Decision {
   // Matched material that appeared first on each side in comparable amounts flowed both ways or came from a common
   // source (zstd and lz4, one author's two projects: xxHash in both, and tools he wrote for both): neither side is
   // derived from the other.
-  const commonSource =
+  const exchanged =
     derivable &&
     chronoDir === 'NONE' &&
     m.originFirstWeight >= MIN_EXCHANGED_WEIGHT &&
     m.targetFirstWeight >= MIN_EXCHANGED_WEIGHT &&
     derivedSide < HEAVY_CONTAINMENT &&
     !m.declaredUpstream;
+  // Two projects generated from one template (compare's COMMON_TEMPLATE): the matched material is the template's, and
+  // who was generated first says nothing about one copying the other (two cookiecutter-django applications).
+  const fromTemplate = derivable && !m.declaredUpstream && Boolean(c.template);
+  const commonSource = exchanged || fromTemplate;
+  const derivedCap = fromTemplate ? 0.2 : 0;
   // SHARED_UPSTREAM: shared commits without a declaration, corroborated by another layer; or material exchanged.
   add(
     'SHARED_UPSTREAM',
@@ -85,18 +90,24 @@ export function decide(c: Comparison): Decision {
         : 0,
     shared
       ? `${m.sharedCommits} commits appear in both histories`
-      : commonSource
-        ? `matched material appeared first in the origin (${m.originFirstWeight} fingerprints) and first in the target (${m.targetFirstWeight}): exchanged or drawn from a common source, not one side derived from the other`
-        : 'no commit appears in both histories',
+      : fromTemplate
+        ? `both were generated from ${c.template}, and the matched material came with each side's first files: the template's, not one side's copy of the other`
+        : commonSource
+          ? `matched material appeared first in the origin (${m.originFirstWeight} fingerprints) and first in the target (${m.targetFirstWeight}): exchanged or drawn from a common source, not one side derived from the other`
+          : 'no commit appears in both histories',
   );
   add(
     'HEAVILY_DERIVED',
-    derivable && derivedSide >= HEAVY_CONTAINMENT ? 0.7 + 0.1 * Math.min(3, corr) : derivable ? 0.3 * (derivedSide / HEAVY_CONTAINMENT) : 0,
+    (derivable && derivedSide >= HEAVY_CONTAINMENT
+      ? 0.7 + 0.1 * Math.min(3, corr)
+      : derivable
+        ? 0.3 * (derivedSide / HEAVY_CONTAINMENT)
+        : 0) - derivedCap,
     `${dec(derivedSide)} of the derived side's rare code material is shared (heavy from ${dec(HEAVY_CONTAINMENT)}); corroborating layers: ${corroborating.join(', ') || 'none'}`,
   );
   add(
     'LIKELY_DERIVED',
-    derivable && derivedSide < HEAVY_CONTAINMENT ? 0.6 + 0.1 * Math.min(3, corr) : derivable ? 0.5 : 0,
+    (derivable && derivedSide < HEAVY_CONTAINMENT ? 0.6 + 0.1 * Math.min(3, corr) : derivable ? 0.5 : 0) - derivedCap,
     `code overlap ${dec(code)} with ${corr} corroborating layer(s)${shared ? '; shared commits explain the overlap instead' : ''}`,
   );
   // INDEPENDENT: enough material and no relation-level support.

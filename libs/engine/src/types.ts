@@ -287,6 +287,8 @@ export interface LayerScore {
 export interface Comparison {
   /** present when the histories share commits */
   lineage: LineageResult | null;
+  /** without shared history: the template both sides were generated from, when both say so and it shows (the manifest's COMMON_TEMPLATE fact) */
+  template?: string;
   layers: LayerScore[];
   evidence: EvidenceItem[];
   chronology: ChronologyFact[];

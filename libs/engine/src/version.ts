@@ -24,7 +24,11 @@
  * 0.6.6: a declaration naming the other project's idea ("loosely based on fzf's algorithm", "based on the X API")
  * is no declaration of descent; "forked in 2016 from X", "based (forked) on X", "originates from X" declare it;
  * "Y is maintaining X" points at a successor; a sentence ends at a stop that markup closes; material that no
- * recorded version of its path holds is undated instead of dated to the newest version).
+ * recorded version of its path holds is undated instead of dated to the newest version; root prose files (NOTICE,
+ * CREDITS, AUTHORS, …) are read for declarations at the pinned commit; material both histories begin with is not
+ * counted when one of them goes on past a snapshot; two projects generated from one template that both READMEs cite,
+ * whose matched material came with each side's bootstrap commit, are SHARED_UPSTREAM; a rename at the fork point
+ * must be to a new name).
  */
 export const ENGINE_VERSION = 'lineage-engine/0.6.6';
 export const MANIFEST_VERSION = '1';

@@ -78,6 +78,22 @@ describe('decide', () => {
     );
   });
 
+  it('two projects generated from one template hold its material in common, not one a copy of the other', () => {
+    // bureau x Ticketflix, two cookiecutter-django applications: all the matched material dated first in one of them.
+    const layers = { CODE: '0.2179', STRUCTURE: '0.4640', TEST: '1.0000', LANGUAGE: '0.3929' };
+    const dated = { originFirstWeight: 0, targetFirstWeight: 968 };
+    expect(decide(comparison(layers, dated))).toMatchObject({ verdict: 'LIKELY_DERIVED', direction: 'TARGET_TO_ORIGIN' });
+    const t = decide({ ...comparison(layers, dated), template: 'cookiecutter/cookiecutter-django' });
+    expect(t).toMatchObject({ verdict: 'SHARED_UPSTREAM', direction: 'NONE' });
+    expect(t.alternatives[0]!.reason).toContain('generated from cookiecutter/cookiecutter-django');
+    // Heavy containment does not outweigh it either.
+    expect(decide({ ...comparison({ ...layers, CODE: '0.8000' }, dated), template: 'x/starter' }).verdict).toBe('SHARED_UPSTREAM');
+    // A declaration of the other side is not overruled by a template both cite.
+    expect(
+      decide({ ...comparison(layers, { ...dated, declaredUpstream: true, declaredBy: 'origin' }), template: 'x/starter' }).verdict,
+    ).toBe('DECLARED_FORK');
+  });
+
   it('a declared fork keeps its direction unless the dated material decides the other way', () => {
     const layers = { CODE: '0.0600', STRUCTURE: '0.3000' };
     const declared = { declaredUpstream: true, declaredBy: 'target' as const };

@@ -20,7 +20,8 @@ import { compareDependencies } from './dependency';
 import { cmp, dec, isoTime, strengthOf } from './format';
 import { DatingCache, MaterialDater } from './history-layer';
 import { FingerprintPool } from '../workers/pool';
-import { DOC_FILE } from '../lineage/names';
+import { DOC_FILE, urlNames } from '../lineage/names';
+import { commonTemplate, templatesCited } from '../lineage/templates';
 import { lineageSignals, type SideLineageInput } from '../lineage/signals';
 import { topology } from '../lineage/topology';
 import { compareLanguage } from './language';
@@ -37,6 +38,12 @@ export interface SideData {
 const MAX_CODE_ITEMS = 2000;
 const MAX_DATED_FRAGMENTS = 60;
 const MAX_ITEMS_PER_LAYER = 300;
+/** A history of at most this many commits is a snapshot (a published package, an upload), not a project going on. */
+const SNAPSHOT_COMMITS = 5;
+/** A side's matched material came with its bootstrap when this share of it first appeared in one commit … */
+const BOOTSTRAP_SHARE = 0.8;
+/** … that made at least this many of the files it still has. */
+const BOOTSTRAP_FILES = 20;
 /** A history stage output persisted by an earlier engine version has no names. */
 const NO_NAMES: History['names'] = { pinned: [], past: [] };
 
@@ -114,7 +121,7 @@ export async function compare(
     throw e;
   }
   opts.onProgress?.({ stage: 'compare', done: 2, total: 6, unit: 'items' });
-  const { dates, originFirstWeight, targetFirstWeight } = await dating;
+  const { dates, originFirstWeight, targetFirstWeight, bulk } = await dating;
   deadline.check();
   opts.onProgress?.({ stage: 'compare', done: 5, total: 6, unit: 'items' });
 
@@ -125,7 +132,7 @@ export async function compare(
     const n = f.originFps.length;
     const d = dates.get(f);
     const when = d
-      ? `; first appearance origin ${isoTime(d.o)}${d.oPath ? ` (in ${d.oPath})` : ''}, target ${isoTime(d.t)}${d.tPath ? ` (in ${d.tPath})` : ''}${d.shared ? ' (inherited from shared history)' : ''}`
+      ? `; first appearance origin ${isoTime(d.o)}${d.oPath ? ` (in ${d.oPath})` : ''}, target ${isoTime(d.t)}${d.tPath ? ` (in ${d.tPath})` : ''}${d.shared ? ' (inherited from shared history)' : ''}${d.roots ? ' (both histories begin with it: not counted)' : ''}`
       : '';
     evidence.push({
       id: '',
@@ -206,6 +213,30 @@ export async function compare(
   }
   evidence.push(...lin.evidence);
   chronology.push(...lin.chronology);
+  // Two projects generated from one template: both READMEs cite it, and on each side the matched material first
+  // appeared in one commit that made the project's files (its bootstrap). The template is their common source.
+  const own = new Set([
+    ...urlNames(origin.repo.url),
+    ...urlNames(target.repo.url),
+    ...selfNames(origin.history),
+    ...selfNames(target.history),
+  ]);
+  const cited = commonTemplate(templatesCited(docs(o)), templatesCited(docs(t)), own);
+  const bootstrap = (b: Bulk | null): b is Bulk => b !== null && b.share >= BOOTSTRAP_SHARE && b.filesMade >= BOOTSTRAP_FILES;
+  const template = !shared && cited && bootstrap(bulk.origin) && bootstrap(bulk.target) ? cited : null;
+  if (template) {
+    const pct = (b: Bulk): string => `${Math.round(b.share * 100)}%`;
+    chronology.push({
+      kind: 'COMMON_TEMPLATE',
+      side: 'both',
+      time: null,
+      commit: null,
+      detail:
+        `both READMEs say the project was generated from ${template}; the matched material first appeared in one commit on each side ` +
+        `(origin ${bulk.origin!.commit.slice(0, 12)}: ${pct(bulk.origin!)} of its dated material, ${bulk.origin!.filesMade} files made; ` +
+        `target ${bulk.target!.commit.slice(0, 12)}: ${pct(bulk.target!)}, ${bulk.target!.filesMade} files made): the template's material`,
+    });
+  }
   chronology.push({
     kind: 'MATERIAL_FIRST_APPEARANCE',
     side: 'both',
@@ -246,6 +277,7 @@ export async function compare(
   opts.onProgress?.({ stage: 'compare', done: 6, total: 6, unit: 'items' });
   return {
     lineage: shared ? lin.result : null,
+    ...(template ? { template } : {}),
     layers,
     evidence,
     chronology,
@@ -268,10 +300,39 @@ export async function compare(
 
 interface Dating {
   /** times of first appearance, and the file it was found in when another than the fragment's (moved out of it) */
-  dates: Map<Fragment, { o: number | null; t: number | null; shared: boolean; oPath?: string; tPath?: string }>;
+  dates: Map<Fragment, { o: number | null; t: number | null; shared: boolean; roots: boolean; oPath?: string; tPath?: string }>;
   /** fingerprints of matched material that appeared first on each side (inherited material is a tie) */
   originFirstWeight: number;
   targetFirstWeight: number;
+  /** per side, the commit most of the dated material first appeared in (see `Bulk`) */
+  bulk: { origin: Bulk | null; target: Bulk | null };
+}
+
+/** The commit in which a side's dated matched material first appeared the most, and how many files it made. */
+export interface Bulk {
+  commit: string;
+  /** share of the side's dated matched fingerprints that first appeared in it */
+  share: number;
+  /** files at the pinned commit whose first recorded version is in it */
+  filesMade: number;
+}
+
+/** The repositories a side's README names as its own (the hosted URL it cites most). */
+function selfNames(h: History): string[] {
+  return (h.names?.pinned ?? []).filter((n) => n.kind === 'url').map((n) => n.name);
+}
+
+function bulkOf(weights: Map<string, number>, hist: History): Bulk | null {
+  let total = 0;
+  let top: [string, number] | null = null;
+  for (const [commit, w] of [...weights].sort((a, b) => cmp(a[0], b[0]))) {
+    total += w;
+    if (!top || w > top[1]) top = [commit, w];
+  }
+  if (!top || total === 0) return null;
+  let filesMade = 0;
+  for (const v of Object.values(hist.pathVersions)) if (v[0]?.commit === top[0]) filesMade++;
+  return { commit: top[0], share: top[1] / total, filesMade };
 }
 
 /**
@@ -315,20 +376,37 @@ async function dateFragments(
       return { f, ov, tv };
     }),
   );
-  const out: Dating = { dates: new Map(), originFirstWeight: 0, targetFirstWeight: 0 };
+  const out: Dating = { dates: new Map(), originFirstWeight: 0, targetFirstWeight: 0, bulk: { origin: null, target: null } };
+  const rootsOf = (h: History): Set<string> => new Set(h.commits.filter((c) => c.parents.length === 0).map((c) => c.id));
+  const oRoots = rootsOf(origin.history);
+  const tRoots = rootsOf(target.history);
+  const goesOn = [origin.history, target.history].some((h) => h.truncated || h.commitsWalked > SNAPSHOT_COMMITS);
+  const oWeights = new Map<string, number>();
+  const tWeights = new Map<string, number>();
+  const add = (m: Map<string, number>, commit: string, w: number): void => void m.set(commit, (m.get(commit) ?? 0) + w);
   for (const { f, ov, tv } of results) {
     const inherited = Boolean(ov?.shared || tv?.shared);
+    // A first appearance in a history's first commit only says the material was there when that history began. When
+    // both histories begin with it and one goes on from there (Quakespasm's starts in 2010 with an import of FitzQuake
+    // and has 1,900 commits since; id Software's Quake repository is the 1999 release, uploaded in 2012), the project
+    // that goes on brought it from elsewhere, and neither date says who had it first. Two bare snapshots (published
+    // packages, a commit each) have only their dates, and the earlier one is taken to be first.
+    const roots = goesOn && Boolean(ov && tv && oRoots.has(ov.version.commit) && tRoots.has(tv.version.commit));
     out.dates.set(f, {
       o: ov?.version.time ?? null,
       t: tv?.version.time ?? null,
       shared: inherited,
+      roots,
       ...(ov?.path ? { oPath: ov.path } : {}),
       ...(tv?.path ? { tPath: tv.path } : {}),
     });
-    if (ov && tv && !inherited && ov.version.time !== tv.version.time && ov.version.commit !== tv.version.commit) {
+    if (ov && !ov.shared) add(oWeights, ov.version.commit, f.originFps.length);
+    if (tv && !tv.shared) add(tWeights, tv.version.commit, f.originFps.length);
+    if (ov && tv && !inherited && !roots && ov.version.time !== tv.version.time && ov.version.commit !== tv.version.commit) {
       if (ov.version.time < tv.version.time) out.originFirstWeight += f.originFps.length;
       else out.targetFirstWeight += f.originFps.length;
     }
   }
+  out.bulk = { origin: bulkOf(oWeights, origin.history), target: bulkOf(tWeights, target.history) };
   return out;
 }

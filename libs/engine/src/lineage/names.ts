@@ -28,6 +28,15 @@ export function hostedRepo(ref: string): string | null {
   return `${m[1]}/${m[2]!.replace(/\.git$/i, '')}`.toLowerCase();
 }
 
+/** Every hosted `owner/repo` a text cites, in order, lower-cased. */
+export function hostedRepos(text: string): string[] {
+  const out: string[] = [];
+  const re = new RegExp(HOSTED_URL.source, 'g');
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) out.push(`${m[1]}/${m[2]!.replace(/\.git$/i, '')}`.toLowerCase());
+  return out;
+}
+
 /** Go's major-version suffix is the same module line (`/v2`). */
 const goModule = (m: string): string => m.toLowerCase().replace(/\/v[0-9]+$/, '');
 

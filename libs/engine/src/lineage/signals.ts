@@ -130,8 +130,16 @@ export function lineageSignals(
     if (!o || !t || sameName(o.name, f.name) === sameName(t.name, f.name)) return [];
     return [{ f, o, t, keeper: (sameName(o.name, f.name) ? 'origin' : 'target') as Side }];
   });
+  // The new name must be new: a README that comes to cite the shared project's repository most (postman-request's
+  // list of request/request issues it fixes outgrew its links to form-data/form-data) has not renamed anything.
+  // A README's repository keeps the project's name when only its owner differs (request/request, cypress-io/request).
+  const repoPart = (x: string): string => x.slice(x.lastIndexOf('/') + 1);
+  const isNew = (r: Rename): boolean =>
+    !topo.forkPointNames.some(
+      (n) => sameName(n.name, r.to) || (r.kind === 'url' && sameName(repoPart(r.to), n.kind === 'url' ? repoPart(n.name) : n.name)),
+    );
   const renameAt = (s: Side): Rename | undefined =>
-    (topo.renames?.[s] ?? []).find((r) => r.kind !== 'title' && identity.some((i) => i.f.key === r.key && i.keeper !== s));
+    (topo.renames?.[s] ?? []).find((r) => r.kind !== 'title' && isNew(r) && identity.some((i) => i.f.key === r.key && i.keeper !== s));
   const renamed: Side | null =
     renameAt('origin') && !renameAt('target') ? 'origin' : renameAt('target') && !renameAt('origin') ? 'target' : null;
 
