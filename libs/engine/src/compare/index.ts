@@ -309,7 +309,7 @@ interface Dating {
 }
 
 /** The commit in which a side's dated matched material first appeared the most, and how many files it made. */
-export interface Bulk {
+interface Bulk {
   commit: string;
   /** share of the side's dated matched fingerprints that first appeared in it */
   share: number;
