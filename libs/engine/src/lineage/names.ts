@@ -25,16 +25,15 @@ export function hostedRepo(ref: string): string | null {
   HOSTED_URL.lastIndex = 0;
   const m = HOSTED_URL.exec(ref);
   if (!m) return null;
-  return `${m[1]}/${m[2]!.replace(/\.git$/i, '')}`.toLowerCase();
+  return repoOf(m);
 }
+
+/** `owner/repo` of a HOSTED_URL match, lower-cased, without `.git`. */
+const repoOf = (m: RegExpMatchArray): string => `${m[1]}/${m[2]!.replace(/\.git$/i, '')}`.toLowerCase();
 
 /** Every hosted `owner/repo` a text cites, in order, lower-cased. */
 export function hostedRepos(text: string): string[] {
-  const out: string[] = [];
-  const re = new RegExp(HOSTED_URL.source, 'g');
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text))) out.push(`${m[1]}/${m[2]!.replace(/\.git$/i, '')}`.toLowerCase());
-  return out;
+  return [...text.matchAll(HOSTED_URL)].map(repoOf);
 }
 
 /** Go's major-version suffix is the same module line (`/v2`). */
@@ -77,7 +76,7 @@ export function selfUrl(text: string): { repo: string; line: number } | null {
   HOSTED_URL.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = HOSTED_URL.exec(text))) {
-    const repo = `${m[1]}/${m[2]!.replace(/\.git$/i, '')}`.toLowerCase();
+    const repo = repoOf(m);
     if (/^(orgs|users|sponsors|features|marketplace|topics|apps|settings)\//.test(repo)) continue;
     const c = counts.get(repo);
     if (c) c.n++;
