@@ -171,6 +171,9 @@ describe('a fresh chain under an old projection', () => {
     expect((await ready()).status).toBe(200);
     expect(await haltedGauge()).toBe('0');
     expect((await get(`/facts/${factKey(1)}`)).status).toBe(404); // the old chain's fact is gone with it
+    // "Following" says the writer polls the new chain, not that it has projected that chain's blocks yet: on a loaded
+    // machine the template event can still be a poll away.
+    await waitFor("the new chain's template projected", async () => (await body('/templates')).items.length === 1, 30_000);
     expect((await body('/templates')).items).toHaveLength(1);
 
     await assertAndFinalize(2);
