@@ -52,6 +52,23 @@ export async function history(repo: RepoRef, source: HistoryInventory, opts: Sta
   const identityVersions: Record<string, PathVersion[]> = {};
   let cur: CommitInfo | null = null;
   let truncated = false;
+  // Files moved or renamed keep their past: a path a kept file was renamed from is kept too, and its versions before
+  // the rename are joined to the file's below. Pairs are found per commit, once its last line is read.
+  const follow = new Set<string>();
+  const renamedFrom = new Map<string, string>(); // commit \0 new path -> old path
+  let added: FileEntry[] = [];
+  let deleted: FileEntry[] = [];
+  const keep = (path: string): boolean => mayBeCode(path) || follow.has(path);
+  const endCommit = (): void => {
+    if (cur && added.length && deleted.length)
+      for (const [to, from] of renamesIn(added, deleted))
+        if (keep(to)) {
+          follow.add(from);
+          renamedFrom.set(`${cur.id}\0${to}`, from);
+        }
+    added = [];
+    deleted = [];
+  };
   // Parsed as it streams: memory holds the records kept, never the whole output.
   await streamGitLines(
     [
@@ -73,6 +90,7 @@ export async function history(repo: RepoRef, source: HistoryInventory, opts: Sta
     { gitDir, signal: opts.signal, timeoutMs: deadline.remainingMs() },
     (line) => {
       if (line.startsWith('\x01')) {
+        endCommit();
         const [id = '', time = '0', ...parents] = line.slice(1).trim().split(' ');
         if (commits.length >= limits.maxCommits) {
           truncated = true;
@@ -94,28 +112,32 @@ export async function history(repo: RepoRef, source: HistoryInventory, opts: Sta
         const meta = line.slice(1, tab).split(' ');
         const path = line.slice(tab + 1);
         const blob = meta[3] ?? '';
+        const regular = meta[0] !== '120000' && meta[1] !== '120000';
+        if (meta[4] === 'D' && regular) deleted.push([path, meta[2] ?? '']);
         if (/^0+$/.test(blob)) return;
-        if (mayBeCode(path)) {
+        if (meta[4] === 'A' && regular) added.push([path, blob]);
+        if (keep(path)) {
           const v = (versions[path] ??= []);
           v.push({ commit: cur.id, time: cur.time, blobId: blob });
           // Only the oldest MAX_VERSIONS_PER_PATH are kept (the log runs newest first): drop the newer half now and then.
           if (v.length >= 2 * MAX_VERSIONS_PER_PATH) v.splice(0, MAX_VERSIONS_PER_PATH);
         }
-        if (IDENTITY_FILE.test(path) && meta[0] !== '120000' && meta[1] !== '120000')
-          (identityVersions[path] ??= []).push({ commit: cur.id, time: cur.time, blobId: blob });
+        if (IDENTITY_FILE.test(path) && regular) (identityVersions[path] ??= []).push({ commit: cur.id, time: cur.time, blobId: blob });
       }
     },
   ).catch((e: unknown) => {
     if (e instanceof EngineError && e.code === 'GIT_FAILED') throw new EngineError('COMMIT_NOT_FOUND', 'commit not found');
     throw e;
   });
+  endCommit(); // the last commit's (a truncated walk already ended it at the next header)
   deadline.check();
   const inv = 'files' in source ? source : await source.inventory;
   const wanted = known ?? codePaths(inv);
+  const throughRenames = renamedFrom.size ? joinRenames(versions, renamedFrom, commits) : (p: string) => versions[p]!;
   const pathVersions: Record<string, PathVersion[]> = {};
   for (const p of Object.keys(versions).sort()) {
     if (!wanted.has(p)) continue;
-    const v = versions[p]!.reverse(); // oldest first
+    const v = throughRenames(p).reverse(); // oldest first
     pathVersions[p] = v.length > MAX_VERSIONS_PER_PATH ? v.slice(0, MAX_VERSIONS_PER_PATH) : v;
   }
   opts.onProgress?.({
@@ -127,6 +149,89 @@ export async function history(repo: RepoRef, source: HistoryInventory, opts: Sta
   });
   const names = await projectNames(gitDir, inv, identityVersions, opts);
   return { commit, headTime: commits[0]?.time ?? 0, commitsWalked: commits.length, truncated, commits, pathVersions, names };
+}
+
+/** A file a commit added or deleted: its path and blob. */
+type FileEntry = [path: string, blobId: string];
+
+/** The longest run of equal trailing path segments: how alike two places in a tree are. */
+function commonTail(a: string, b: string): number {
+  const x = a.split('/');
+  const y = b.split('/');
+  let n = 0;
+  while (n < x.length && n < y.length && x[x.length - 1 - n] === y[y.length - 1 - n]) n++;
+  return n;
+}
+
+const baseName = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
+
+/**
+ * The renames of one commit, as [new path, old path]: a deleted file and an added one with the same blob (a move),
+ * then, among the rest, an added file and a deleted one of the same name (moved and edited in one commit). Where
+ * several candidates remain, the one sharing the longest tail of path segments is taken when it is the only one;
+ * otherwise none. Content is not compared (git's similarity scoring would read every blob of every commit): a wrong
+ * pair only makes dating look through the other file's versions, where the material is then simply not found.
+ */
+export function renamesIn(added: readonly FileEntry[], deleted: readonly FileEntry[]): [string, string][] {
+  const out: [string, string][] = [];
+  const used = new Set<string>();
+  const pick = (to: string, candidates: string[]): string | null => {
+    const free = candidates.filter((c) => !used.has(c));
+    if (free.length <= 1) return free[0] ?? null;
+    const tails = free.map((c) => commonTail(to, c));
+    const best = Math.max(...tails);
+    return best > 0 && tails.filter((t) => t === best).length === 1 ? free[tails.indexOf(best)]! : null;
+  };
+  const byBlob = new Map<string, string[]>();
+  const byName = new Map<string, string[]>();
+  for (const [path, blob] of deleted) {
+    (byBlob.get(blob) ?? byBlob.set(blob, []).get(blob)!).push(path);
+    (byName.get(baseName(path)) ?? byName.set(baseName(path), []).get(baseName(path))!).push(path);
+  }
+  const rest: string[] = [];
+  for (const [to, blob] of added) {
+    const from = pick(to, byBlob.get(blob) ?? []);
+    if (from === null) rest.push(to);
+    else {
+      used.add(from);
+      out.push([to, from]);
+    }
+  }
+  for (const to of rest) {
+    const from = pick(to, byName.get(baseName(to)) ?? []);
+    if (from === null) continue;
+    used.add(from);
+    out.push([to, from]);
+  }
+  return out;
+}
+
+/**
+ * Each path's versions (newest first, as walked) continued, at its oldest version, by the versions before it of
+ * the path it was renamed from there, and so on back (each path once). Followed versions carry their own path.
+ */
+function joinRenames(
+  versions: Record<string, PathVersion[]>,
+  renamedFrom: Map<string, string>,
+  commits: readonly CommitInfo[],
+): (path: string) => PathVersion[] {
+  const order = new Map(commits.map((c, i) => [c.id, i]));
+  return (path) => {
+    const out = [...versions[path]!];
+    const seen = new Set([path]);
+    for (let at = path; ;) {
+      const oldest = out[out.length - 1]!;
+      const from = renamedFrom.get(`${oldest.commit}\0${at}`);
+      if (from === undefined || seen.has(from)) break;
+      seen.add(from);
+      const after = order.get(oldest.commit)!;
+      const before = (versions[from] ?? []).filter((v) => order.get(v.commit)! > after);
+      if (!before.length) break;
+      for (const v of before) out.push({ ...v, path: from });
+      at = from;
+    }
+    return out;
+  };
 }
 
 /** Commits reachable from `commit`, at most `max` (`rev-list --count` walks ids only: cheap next to the log). */

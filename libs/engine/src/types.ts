@@ -135,6 +135,8 @@ export interface PathVersion {
   commit: string;
   time: number;
   blobId: string;
+  /** the path the blob was at, when the file was since moved (a version followed through a rename; see history.ts) */
+  path?: string;
 }
 
 export interface History {

@@ -28,7 +28,9 @@
  * CREDITS, AUTHORS, …) are read for declarations at the pinned commit; material both histories begin with is not
  * counted when one of them goes on past a snapshot; two projects generated from one template that both READMEs cite,
  * whose matched material came with each side's bootstrap commit, are SHARED_UPSTREAM; a rename at the fork point
- * must be to a new name).
+ * must be to a new name;
+ * 0.6.7: a file renamed or moved (its old path deleted in the same commit, with the same blob or the same file
+ * name) keeps its versions from before the move for dating).
  */
-export const ENGINE_VERSION = 'lineage-engine/0.6.6';
+export const ENGINE_VERSION = 'lineage-engine/0.6.7';
 export const MANIFEST_VERSION = '1';

@@ -1,6 +1,7 @@
 // Dating follows a path's own versions. When the commit that made a file also changed another file that already
 // held the material (a move, or a split: memcached's jenkins_hash.c came out of hash.c), the material is dated
-// from that other file's versions, not from the new file's creation.
+// from that other file's versions, not from the new file's creation. A file renamed or moved (the old path deleted
+// in the same commit) keeps its versions from before the move.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ const code = (seed: number): string => {
 };
 const kept = code(301);
 const moved = code(302);
+const other = code(303);
 
 // The origin has both pieces in src/core.js from the start and splits one out into src/split.js 100 days later.
 const origin = buildRepo(join(base, 'origin.git'), {
@@ -46,6 +48,38 @@ describe('dating across a move', () => {
     for (const e of frags)
       expect(e.detail).toContain('first appearance origin 2017-07-14T02:40:00Z (in src/core.js), target 2017-09-02T02:40:00Z');
     expect(r.manifest.metrics.originFirstWeight).toBeGreaterThan(0);
+    expect(r.manifest.metrics.targetFirstWeight).toBe(0);
+  });
+});
+
+// Spree moved every gem into spree/ years after Solidus forked: its material looked made by the move.
+describe('dating across a rename', () => {
+  it('material of a file moved (or moved and edited) in one commit is dated from its versions at the old path', async () => {
+    const o = buildRepo(join(base, 'moved-origin.git'), {
+      commits: [
+        { time: T0, message: 'start', files: { 'core/a.js': kept, 'core/b.js': other, 'README.md': '# gamma\n' } },
+        {
+          time: T0 + 100 * DAY,
+          message: 'move everything under pkg/',
+          files: { 'pkg/core/a.js': kept, 'pkg/core/b.js': other + '\n// moved\n' },
+          remove: ['core/a.js', 'core/b.js'],
+        },
+      ],
+    });
+    const t = buildRepo(join(base, 'moved-target.git'), {
+      commits: [{ time: T0 + 50 * DAY, message: 'import', files: { 'lib/a.js': kept, 'lib/b.js': other, 'README.md': '# delta\n' } }],
+    });
+    const r = await analyze({
+      origin: { dir: join(base, 'moved-origin.git'), commit: o },
+      target: { dir: join(base, 'moved-target.git'), commit: t },
+      workers: 1,
+    });
+    for (const file of ['a.js', 'b.js']) {
+      const frags = r.manifest.evidence.filter((e) => e.layer === 'CODE' && e.origin?.path === `pkg/core/${file}`);
+      expect(frags.length).toBeGreaterThan(0);
+      for (const e of frags)
+        expect(e.detail).toContain(`first appearance origin 2017-07-14T02:40:00Z (in core/${file}), target 2017-09-02T02:40:00Z`);
+    }
     expect(r.manifest.metrics.targetFirstWeight).toBe(0);
   });
 });

@@ -33,6 +33,8 @@ function repo(): { dir: string; commit: string } {
       ...(i === 11 ? { remove: ['src/only-0.js'] } : {}),
     });
   }
+  // moved (and the moved file kept): its versions before the move are followed through the old path
+  commits.push({ time: 1_600_000_000 + 12 * 3600, message: 'move', files: { 'lib/a.js': src(11) }, remove: ['src/a.js'] });
   return { dir, commit: buildRepo(dir, { commits }) };
 }
 
@@ -52,8 +54,11 @@ describe('history beside the inventory', () => {
     const beside = await pending;
 
     expect(beside).toEqual(finished);
-    expect(Object.keys(finished.pathVersions).sort()).toEqual(['src/a.js', 'src/only-1.js', 'src/only-2.js']);
-    expect(finished.pathVersions['src/a.js']).toHaveLength(12);
+    expect(Object.keys(finished.pathVersions).sort()).toEqual(['lib/a.js', 'src/only-1.js', 'src/only-2.js']);
+    const moved = finished.pathVersions['lib/a.js']!;
+    expect(moved).toHaveLength(13);
+    expect(moved.slice(0, 12).every((v) => v.path === 'src/a.js')).toBe(true);
+    expect(moved[12]!.path).toBeUndefined();
   });
 
   it('fails with the inventory when the inventory fails', async () => {

@@ -51,3 +51,48 @@ describe('a side renamed at the fork point', () => {
     expect(signalsWithReadmeRepo('placeholdermc/placeholdermc')).toContain('RENAMED_AT_FORK');
   });
 });
+
+/**
+ * kubernetes-sigs/yaml: "a permanent fork of ghodss/yaml". The shared history's main author made none of either
+ * side's later commits, and the fork point had no package name: only the README's repository tells who is ghodss/yaml.
+ */
+function declarationWeight(originReadmeRepo: string, originUrl?: string): number {
+  const a = (n: string, commits: number) => ({ name: n, email: `${n}@x`, commits });
+  const topo: Topology = {
+    ...EMPTY_TOPOLOGY(),
+    forkPoints: [{ commit: 'f'.repeat(40), time: 1_534_000_000 }],
+    sharedCommits: 30,
+    originOnly: 12,
+    targetOnly: 114,
+    authors: {
+      preFork: [a('sam', 19), a('fabiano', 2), a('darshan', 2)],
+      origin: [a('michael', 3), a('xia', 2), a('kishan', 2)],
+      target: [a('jordan', 20), a('davanum', 15), a('tim', 10)],
+    },
+    forkPointNames: [name('url', 'ghodss/yaml', 'url:readme')],
+  };
+  const readme = 'kubernetes-sigs/yaml is a permanent fork of [ghodss/yaml](https://github.com/ghodss/yaml).';
+  const out = lineageSignals(
+    topo,
+    {
+      origin: { url: originUrl, names: { pinned: [name('url', originReadmeRepo, 'url:readme')], past: [] }, docs: [] },
+      target: {
+        names: { pinned: [name('url', 'kubernetes-sigs/yaml', 'url:readme')], past: [] },
+        docs: [{ path: 'README.md', text: readme, blobId: 'c'.repeat(40) }],
+      },
+    },
+    { origin: 0, target: 0 },
+  );
+  return Number(out.result.signals.find((s) => s.kind === 'DECLARATION')?.weight ?? -1);
+}
+
+describe('a declaration naming a repository', () => {
+  it("counts when the repository is the other side's own, though neither side keeps the shared history's authors", () => {
+    expect(declarationWeight('ghodss/yaml')).toBe(2);
+    expect(declarationWeight('someone/yaml', 'https://github.com/ghodss/yaml')).toBe(2);
+  });
+
+  it('is a third project both may descend from when the other side names another repository as its own', () => {
+    expect(declarationWeight('someone/yaml')).toBe(0);
+  });
+});

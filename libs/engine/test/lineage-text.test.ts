@@ -198,8 +198,29 @@ describe('an original pointing at its successor', () => {
     ).toBe('kreeti/kt-paperclip');
   });
 
+  it('reads an original saying where its development continues, or that a fork of it is maintained', () => {
+    // src-d/go-git's README, and eslint/typescript-eslint-parser's.
+    expect(
+      find('## WE CONTINUE THE DEVELOPMENT AT [go-git/go-git](https://github.com/go-git/go-git). This repository is abandoned', [
+        'go-git/go-git',
+      ]),
+    ).toBe('go-git/go-git');
+    expect(find('Development continues at example/next, where issues are tracked.', ['example/next'])).toBe('example/next');
+    expect(
+      find('There is an actively maintained fork of this project available at https://github.com/example/next.', ['example/next']),
+    ).toBe('example/next');
+  });
+
   it('needs a pointing phrase', () => {
     expect(find('See also golang-jwt/jwt for another implementation.', ['golang-jwt/jwt'])).toBeNull();
+  });
+});
+
+describe('a fork of this project', () => {
+  it('is no declaration of descent by the project that says it', () => {
+    const decl = (text: string) => findDeclaration([{ path: 'README.md', text }], new Set(['example/next']), new Set())?.name ?? null;
+    expect(decl('There is an actively maintained fork of this project at example/next.')).toBeNull();
+    expect(decl('This is an actively maintained fork of example/next.')).toBe('example/next');
   });
 });
 

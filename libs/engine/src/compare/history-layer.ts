@@ -146,7 +146,7 @@ export class MaterialDater {
       const earlier = this.hist.pathVersions[from.path]!.filter((v) => v.time <= made.time && v.commit !== made.commit);
       if (!earlier.length || !(await this.holds(from.blobId, from.path, language, hashes))) continue;
       const there = await this.search(from.path, earlier, language, hashes);
-      if (there && there.version.time <= made.time) return { ...there, path: from.path };
+      if (there && there.version.time <= made.time) return { ...there, path: there.path ?? from.path };
     }
     return found;
   }
@@ -160,9 +160,12 @@ export class MaterialDater {
 
   private async search(path: string, versions: PathVersion[], language: string | null, hashes: number[]): Promise<FirstAppearance | null> {
     if (versions.length === 0) return null;
-    const holds = (v: PathVersion): Promise<boolean> => this.holds(v.blobId, path, language, hashes);
+    const holds = (v: PathVersion): Promise<boolean> => this.holds(v.blobId, v.path ?? path, language, hashes);
+    // A version from before the file was moved names the path it was at.
+    const at = (v: PathVersion, shared: boolean): FirstAppearance =>
+      v.path ? { version: v, shared, path: v.path } : { version: v, shared };
     const lastShared = this.lastShared(versions);
-    if (lastShared >= 0 && (await holds(versions[lastShared]!))) return { version: versions[lastShared]!, shared: true };
+    if (lastShared >= 0 && (await holds(versions[lastShared]!))) return at(versions[lastShared]!, true);
     let lo = lastShared + 1;
     let hi = versions.length - 1;
     // No recorded version holds it: the walk does not record the blobs merges make (LuaJIT's v2.1 files come from
@@ -174,6 +177,6 @@ export class MaterialDater {
       if (await holds(versions[mid]!)) hi = mid;
       else lo = mid + 1;
     }
-    return { version: versions[lo]!, shared: false };
+    return at(versions[lo]!, false);
   }
 }

@@ -53,6 +53,11 @@ const SUCCESSOR = new RegExp(
     'please\\s+(?:use|switch\\s+to|migrate\\s+to)',
     // "Kreeti is maintaining kt-paperclip, an ongoing fork of Paperclip" (thoughtbot/paperclip)
     '(?:is|are)\\s+(?:now\\s+)?maintaining',
+    // "WE CONTINUE THE DEVELOPMENT AT go-git/go-git" (src-d/go-git), "development continues at …"
+    'continue[sd]?\\s+(?:the\\s+|its\\s+|our\\s+)?(?:development|maintenance)',
+    'development\\s+(?:continues|has\\s+moved|moved|is\\s+continued)',
+    // "There is an actively maintained fork of this project available at …" (eslint/typescript-eslint-parser)
+    'fork\\s+of\\s+this\\s+(?:project|repository|repo|library|package|module)',
   ]
     .map((t) => `\\b${t}(?![A-Za-z0-9])`)
     .join('|'),
@@ -78,6 +83,8 @@ export interface Declaration {
 const IDEA =
   /^(?:algorithms?|design|ideas?|concepts?|approach|apis?|syntax|interfaces?|protocol|spec|specification|paper|format|semantics|architecture|philosophy|ui|ux|look)$/;
 const LOOSELY = /\b(?:loosely|conceptually|spiritually|inspired\s+(?:by\s+)?and)\s*$/i;
+
+const THIS_PROJECT = /^\s*(?:this|our)\s+(?:project|repository|repo|library|package|module|crate|gem|code)\b/i;
 
 function borrowsAnIdea(words: readonly string[], at: number): boolean {
   const next = words[at + 1] === 's' ? words[at + 2] : words[at + 1];
@@ -166,6 +173,8 @@ function find(
       // Two words past the last place a name may stand: what follows a name tells an idea borrowed from a project.
       const cs = candidates(win, maxWords + 2);
       if (stopAtOwn && LOOSELY.test(d.text.slice(Math.max(0, m.index - 24), m.index))) continue;
+      // "a fork of this project is maintained at X" speaks of the declarer's own descendants (see SUCCESSOR).
+      if (stopAtOwn && THIS_PROJECT.test(win)) continue;
       for (let i = 0; i < Math.min(cs.length, maxWords); i++) {
         const c = cs[i]!;
         if (names.has(c) && !own.has(c)) {

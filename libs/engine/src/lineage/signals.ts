@@ -202,6 +202,13 @@ export function lineageSignals(
   // declare the third one. And the original pointing at its successor.
   const forkNames = spellingSet(topo.forkPointNames);
   const continues = (s: Side): boolean => keptStrong[s] || (bothWent && c[s] >= 0.1) || renamed === other(s);
+  // A repository named as owner/repo ("a permanent fork of ghodss/yaml") that is the other side's own now (its
+  // URL, or the repository its README names as its own) is that side, not a third project both descend from;
+  // the declarer's README, which no longer names it as its own, moved away from it.
+  const isRepository = (s: Side, name: string): boolean =>
+    name.includes('/') &&
+    (urlNames(sides[s].url).includes(name) || sides[s].names.pinned.some((n) => n.kind === 'url' && n.name === name)) &&
+    !sides[other(s)].names.pinned.some((n) => n.kind === 'url' && n.name === name);
   /** What one side reads of the other: the names it carries now, every name it carried, its prose sentences. */
   const seen = (s: Side) => ({
     current: spellingSet(sides[s].names.pinned, urlNames(sides[s].url)),
@@ -224,14 +231,22 @@ export function lineageSignals(
     const found = findDeclaration(sides[by].docs, them.all, own, them.inherited);
     if (found) {
       const specific = them.current.has(found.name) && !forkNames.has(found.name);
-      const w = specific ? WEIGHTS.DECLARED_SPECIFIC : !shared || continues(other(by)) ? WEIGHTS.DECLARED_FORMER : 0;
+      const w = specific
+        ? WEIGHTS.DECLARED_SPECIFIC
+        : !shared || continues(other(by)) || isRepository(other(by), found.name)
+          ? WEIGHTS.DECLARED_FORMER
+          : 0;
       declared[by] = { specific, weight: w };
       const whose = specific
         ? `a name the ${other(by)} carries`
-        : `a name the ${other(by)} carried${shared ? ' or the shared project carried' : ''}`;
+        : isRepository(other(by), found.name)
+          ? `the ${other(by)}'s own repository`
+          : `a name the ${other(by)} carried${shared ? ' or the shared project carried' : ''}`;
       const d =
         `the ${by}'s ${found.path} declares descent from "${found.name}", ${whose}` +
-        (w ? '' : `; the ${other(by)} does not continue that project (maintainers or package name), so both may descend from it`);
+        (w
+          ? ''
+          : `; the ${other(by)} does not continue that project (maintainers, package name or repository), so both may descend from it`);
       vote('DECLARATION', w ? other(by) : 'none', w, d);
       item('DECLARED_UPSTREAM', w ? Math.max(2, w) : 1, w ? other(by) : 'none', d, at(by, found));
       chronology.push({
