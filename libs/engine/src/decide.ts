@@ -51,18 +51,21 @@ export function decide(c: Comparison): Decision {
   };
   const corr = corroborating.length;
   const shared = m.sharedCommits > 0;
+  // No id in common, but commits both hold under other ids (compare's REWRITTEN_COMMITS): common ancestry is proven as
+  // by shared ids; who came first is read from the dated material (a replay's commits are dated when it was made).
+  const rewritten = !shared && (c.rewritten ?? 0) > 0;
 
   // DECLARED_FORK: a declaration plus shared history or shared code.
   add(
     'DECLARED_FORK',
-    m.declaredUpstream && (shared || supports('CODE')) ? 0.7 + 0.1 * Math.min(3, corr) : m.declaredUpstream ? 0.3 : 0,
+    m.declaredUpstream && (shared || rewritten || supports('CODE')) ? 0.7 + 0.1 * Math.min(3, corr) : m.declaredUpstream ? 0.3 : 0,
     m.declaredUpstream
       ? `the ${m.declaredBy} declares the other as upstream${shared ? `; ${m.sharedCommits} shared commits` : ''}`
       : 'no repository declares the other as upstream',
   );
   // Derivation without shared history: CODE plus at least one other layer.
   const derivedSide = chronoDir === 'TARGET_TO_ORIGIN' ? oContain : chronoDir === 'ORIGIN_TO_TARGET' ? tContain : code;
-  const derivable = !shared && enoughMaterial && supports('CODE') && corr >= 1;
+  const derivable = !shared && enoughMaterial && ((supports('CODE') && corr >= 1) || (rewritten && chronoDir !== 'NONE'));
   // Matched material that appeared first on each side in comparable amounts flowed both ways or came from a common
   // source (zstd and lz4, one author's two projects: xxHash in both, and tools he wrote for both): neither side is
   // derived from the other.
@@ -87,14 +90,20 @@ export function decide(c: Comparison): Decision {
         : 0.35
       : commonSource
         ? 0.7 + 0.1 * Math.min(3, corr)
-        : 0,
+        : rewritten && !m.declaredUpstream
+          ? chronoDir === 'NONE'
+            ? 0.75
+            : 0.5
+          : 0,
     shared
       ? `${m.sharedCommits} commits appear in both histories`
-      : fromTemplate
-        ? `both were generated from ${c.template}, and the matched material came with each side's first files: the template's, not one side's copy of the other`
-        : commonSource
-          ? `matched material appeared first in the origin (${m.originFirstWeight} fingerprints) and first in the target (${m.targetFirstWeight}): exchanged or drawn from a common source, not one side derived from the other`
-          : 'no commit appears in both histories',
+      : rewritten && !commonSource
+        ? `${c.rewritten} commits are in both histories under other ids${chronoDir === 'NONE' ? ', and the dated material does not tell which side had it first' : ''}`
+        : fromTemplate
+          ? `both were generated from ${c.template}, and the matched material came with each side's first files: the template's, not one side's copy of the other`
+          : commonSource
+            ? `matched material appeared first in the origin (${m.originFirstWeight} fingerprints) and first in the target (${m.targetFirstWeight}): exchanged or drawn from a common source, not one side derived from the other`
+            : 'no commit appears in both histories',
   );
   add(
     'HEAVILY_DERIVED',
@@ -112,7 +121,13 @@ export function decide(c: Comparison): Decision {
   );
   // INDEPENDENT: enough material and no relation-level support.
   const indep =
-    enoughMaterial && !shared && !m.declaredUpstream ? (supports('CODE') ? (corr === 0 ? 0.4 : 0.1) : 0.75 + (code < 0.01 ? 0.15 : 0)) : 0;
+    enoughMaterial && !shared && !rewritten && !m.declaredUpstream
+      ? supports('CODE')
+        ? corr === 0
+          ? 0.4
+          : 0.1
+        : 0.75 + (code < 0.01 ? 0.15 : 0)
+      : 0;
   add(
     'INDEPENDENT',
     indep,
@@ -124,7 +139,7 @@ export function decide(c: Comparison): Decision {
   const single = supporting.length === 1 && !m.declaredUpstream;
   add(
     'INSUFFICIENT_EVIDENCE',
-    !enoughMaterial && !shared ? 0.9 : single && supports('CODE') ? 0.45 : single ? 0.5 : 0.05,
+    !enoughMaterial && !shared && !rewritten ? 0.9 : single && supports('CODE') ? 0.45 : single ? 0.5 : 0.05,
     !enoughMaterial
       ? `at most ${material} code tokens on one side (minimum ${MIN_CODE_TOKENS})`
       : single
@@ -144,8 +159,12 @@ export function decide(c: Comparison): Decision {
   const best = ranked[0]!;
   const runnerUp = ranked[1]!;
   let verdict = best.verdict;
-  // A single supporting layer never carries a relation verdict.
-  if ((verdict === 'SHARED_UPSTREAM' || verdict === 'LIKELY_DERIVED' || verdict === 'HEAVILY_DERIVED') && supporting.length < 2)
+  // A single supporting layer never carries a relation verdict; a rewritten history, like shared ids, proves one.
+  if (
+    (verdict === 'SHARED_UPSTREAM' || verdict === 'LIKELY_DERIVED' || verdict === 'HEAVILY_DERIVED') &&
+    supporting.length < 2 &&
+    !rewritten
+  )
     verdict = 'INSUFFICIENT_EVIDENCE';
 
   let direction: Direction = 'NONE';

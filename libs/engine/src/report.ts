@@ -70,7 +70,10 @@ export function humanReport({ manifest: m, hash, names }: ReportInput): string {
 
   line('How the histories relate');
   const lin = m.lineage;
-  if (!lin) {
+  const rewritten = m.evidence.find((e) => e.kind === 'REWRITTEN_COMMITS');
+  if (!lin && rewritten) {
+    line(`  No commit id appears in both histories, but ${terminalSafe(rewritten.detail)}.`);
+  } else if (!lin) {
     line('  No commit appears in both histories: any relation rests on the code and the other layers below.');
   } else {
     const fp = lin.forkPoints[0];

@@ -207,6 +207,23 @@ export interface Topology {
    * project differently. Absent in a history stage persisted by an engine before 0.6.0.
    */
   renames?: { origin: Rename[]; target: Rename[] };
+  /**
+   * With no commit id in common: commits both histories hold under other ids (the same author time, author e-mail
+   * and subject), when there are enough of them to be a history rewritten apart (replayed into a monorepo, a
+   * directory extracted with its history) rather than chance. Absent otherwise, and before engine 0.6.7.
+   */
+  rewritten?: RewrittenHistory;
+}
+
+/** Commits two histories with no id in common both hold under other ids. */
+export interface RewrittenHistory {
+  /** how many (distinct author time, e-mail and subject) */
+  commits: number;
+  /** each side's commits walked */
+  origin: number;
+  target: number;
+  /** author time of the newest such commit, Unix seconds */
+  newest: number;
 }
 
 export interface Rename {
@@ -291,6 +308,8 @@ export interface Comparison {
   lineage: LineageResult | null;
   /** without shared history: the template both sides were generated from, when both say so and it shows (the manifest's COMMON_TEMPLATE fact) */
   template?: string;
+  /** without shared commit ids: how many commits both histories hold under other ids (Topology's `rewritten`), when enough to be a rewritten history */
+  rewritten?: number;
   layers: LayerScore[];
   evidence: EvidenceItem[];
   chronology: ChronologyFact[];

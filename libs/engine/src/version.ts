@@ -30,7 +30,12 @@
  * whose matched material came with each side's bootstrap commit, are SHARED_UPSTREAM; a rename at the fork point
  * must be to a new name;
  * 0.6.7: a file renamed or moved (its old path deleted in the same commit, with the same blob or the same file
- * name) keeps its versions from before the move for dating).
+ * name) keeps its versions from before the move for dating; without a merge base, commits both histories hold under
+ * other ids (the same author time, e-mail and subject) are a history rewritten apart: common ancestry
+ * (REWRITTEN_COMMITS), derived in the direction of the dated material or SHARED_UPSTREAM; a declaration naming the
+ * other side's own URL counts though neither side continues the shared history's authors; "we continue the
+ * development at X", "development continues at X", "a maintained fork of this project" name a successor, and a
+ * trigger followed by "this project" declares nothing).
  */
 export const ENGINE_VERSION = 'lineage-engine/0.6.7';
 export const MANIFEST_VERSION = '1';

@@ -195,3 +195,33 @@ function lineage(original: LineageResult['original'], signals: LineageSignal[]):
     certain: false,
   };
 }
+
+describe('a history rewritten apart (commits both hold under other ids, no id in common)', () => {
+  // eslint/typescript-eslint-parser × typescript-eslint: 322 commits replayed into packages/, the code rewritten since.
+  const replayed = comparison(
+    { CODE: '0.1165', HISTORY: '0.9800' },
+    { targetContainment: '0.0018', originContainment: '0.1165', originFirstWeight: 301 },
+  );
+
+  it('is common ancestry: derived, in the direction of the dated material, where code alone was insufficient', () => {
+    expect(decide(replayed).verdict).toMatch(/^(INDEPENDENT|INSUFFICIENT_EVIDENCE)$/);
+    const d = decide({ ...replayed, rewritten: 322 });
+    expect(d.verdict).toBe('LIKELY_DERIVED');
+    expect(d.direction).toBe('ORIGIN_TO_TARGET');
+  });
+
+  it('carries a verdict with too little code in common (plug_cowboy, extracted from plug, which then deleted it)', () => {
+    const extracted = comparison({ CODE: '0.0356', HISTORY: '0.6200', STRUCTURE: '0.2500' }, { originFirstWeight: 40 });
+    expect(decide(extracted).verdict).toMatch(/^(INDEPENDENT|INSUFFICIENT_EVIDENCE)$/);
+    expect(decide({ ...extracted, rewritten: 42 })).toMatchObject({ verdict: 'LIKELY_DERIVED', direction: 'ORIGIN_TO_TARGET' });
+  });
+
+  it('is a shared upstream when the dated material does not tell which side had it first', () => {
+    const d = decide({
+      ...comparison({ CODE: '0.3000', HISTORY: '0.9000' }, { originFirstWeight: 50, targetFirstWeight: 45 }),
+      rewritten: 200,
+    });
+    expect(d.verdict).toBe('SHARED_UPSTREAM');
+    expect(d.direction).toBe('NONE');
+  });
+});

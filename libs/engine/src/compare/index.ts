@@ -208,8 +208,26 @@ export async function compare(
       commit: f.commit,
       detail: `${topo.sharedCommits} commits in both histories; newest shared commit given`,
     });
-  } else if (lin.declaration) {
-    historyScore = 0.75;
+  } else {
+    if (lin.declaration) historyScore = 0.75;
+    // Commits both histories hold under other ids: a history rewritten apart is shared history all the same.
+    const r = topo.rewritten;
+    if (r) {
+      const score = Math.min(1, 0.5 + r.commits / (2 * Math.max(1, Math.min(r.origin, r.target))));
+      historyScore = Math.max(historyScore, score);
+      const detail = `${r.commits} commits are in both histories under other ids (the same author time, author e-mail and subject; the newest authored ${isoTime(r.newest)}): a history rewritten from the other's, or from a common one: common ancestry; the origin's walk has ${r.origin} commits, the target's ${r.target}`;
+      evidence.push({
+        id: '',
+        layer: 'HISTORY',
+        kind: 'REWRITTEN_COMMITS',
+        strength: 'STRONG',
+        score: dec(score),
+        origin: null,
+        target: null,
+        detail,
+      });
+      chronology.push({ kind: 'REWRITTEN_COMMITS', side: 'both', time: String(r.newest), commit: null, detail });
+    }
   }
   evidence.push(...lin.evidence);
   chronology.push(...lin.chronology);
@@ -278,6 +296,7 @@ export async function compare(
   return {
     lineage: shared ? lin.result : null,
     ...(template ? { template } : {}),
+    ...(!shared && topo.rewritten ? { rewritten: topo.rewritten.commits } : {}),
     layers,
     evidence,
     chronology,

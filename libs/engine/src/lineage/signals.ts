@@ -202,13 +202,10 @@ export function lineageSignals(
   // declare the third one. And the original pointing at its successor.
   const forkNames = spellingSet(topo.forkPointNames);
   const continues = (s: Side): boolean => keptStrong[s] || (bothWent && c[s] >= 0.1) || renamed === other(s);
-  // A repository named as owner/repo ("a permanent fork of ghodss/yaml") that is the other side's own now (its
-  // URL, or the repository its README names as its own) is that side, not a third project both descend from;
-  // the declarer's README, which no longer names it as its own, moved away from it.
-  const isRepository = (s: Side, name: string): boolean =>
-    name.includes('/') &&
-    (urlNames(sides[s].url).includes(name) || sides[s].names.pinned.some((n) => n.kind === 'url' && n.name === name)) &&
-    !sides[other(s)].names.pinned.some((n) => n.kind === 'url' && n.name === name);
+  // A repository named as owner/repo ("a permanent fork of ghodss/yaml") at the other side's own URL is that side,
+  // not a third project both descend from. Only the URL says so: a README still naming the shared project's
+  // repository as its own is as often a fork that never edited it (form3tech-oss/jwt-go's README is dgrijalva's).
+  const isRepository = (s: Side, name: string): boolean => name.includes('/') && urlNames(sides[s].url).includes(name);
   /** What one side reads of the other: the names it carries now, every name it carried, its prose sentences. */
   const seen = (s: Side) => ({
     current: spellingSet(sides[s].names.pinned, urlNames(sides[s].url)),

@@ -36,6 +36,41 @@ interface OwnCommit {
   key: string;
 }
 
+/** Commits held under other ids that make a rewritten history rather than chance: at least this many, */
+const REWRITTEN_MIN = 10;
+/** and this share of the smaller history. */
+const REWRITTEN_SHARE = 0.05;
+
+/**
+ * Two histories without a commit id in common that hold the same commits under other ids: the same author time,
+ * author e-mail and subject, which a rewrite keeps and two projects do not make by chance. typescript-eslint replayed
+ * typescript-eslint-parser's history into packages/ (322 of its 334 commits); plug_cowboy was extracted from plug
+ * with the history of its files (42).
+ */
+async function rewrittenHistory(
+  git: (args: string[]) => Promise<string>,
+  o: string,
+  t: string,
+  max: number,
+): Promise<Topology['rewritten']> {
+  const keys = async (head: string): Promise<Map<string, number>> => {
+    const out = new Map<string, number>();
+    for (const l of (await git(['log', `--max-count=${max}`, '--format=%at%x00%aE%x00%s', '--end-of-options', head])).split('\n'))
+      if (l) out.set(l, Number(l.slice(0, l.indexOf('\0'))));
+    return out;
+  };
+  const [ok, tk] = await Promise.all([keys(o), keys(t)]);
+  let commits = 0;
+  let newest = 0;
+  for (const [k, time] of ok)
+    if (tk.has(k)) {
+      commits++;
+      newest = Math.max(newest, time);
+    }
+  if (commits < REWRITTEN_MIN || commits < REWRITTEN_SHARE * Math.min(ok.size, tk.size)) return undefined;
+  return { commits, origin: ok.size, target: tk.size, newest };
+}
+
 /**
  * How two pinned commits relate, from git alone: merge bases (the fork
  * points), ancestry, commits on each side after the fork point with their
@@ -68,7 +103,10 @@ export async function topology(
     const bases = opts.disjoint
       ? []
       : (await git(['merge-base', '--all', '--end-of-options', o, t])).split('\n').filter((l) => HEX40.test(l));
-    if (!bases.length) return { ...EMPTY_TOPOLOGY(), truncated: view.shallow };
+    if (!bases.length) {
+      const rewritten = await rewrittenHistory(git, o, t, m);
+      return { ...EMPTY_TOPOLOGY(), truncated: view.shallow, ...(rewritten ? { rewritten } : {}) };
+    }
     opts.deadline.check();
     const forkPoints = (await git(['show', '-s', '--no-show-signature', '--format=%H %ct', ...bases]))
       .split('\n')

@@ -1,0 +1,35 @@
+// Histories with no commit id in common that hold the same commits under other ids (a history replayed into a
+// monorepo, or a directory extracted with its history) are shared history all the same.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { analyze } from '@lineage/engine';
+import { SCENARIOS } from '../../../test/fixtures/scenarios';
+
+jest.setTimeout(120_000);
+
+const base = mkdtempSync(join(tmpdir(), 'lineage-rewritten-'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const run = async (name: string) => {
+  const pair = await SCENARIOS.find((s) => s.name === name)!.build(base);
+  return (await analyze({ origin: pair.origin, target: pair.target, workers: 1 })).manifest;
+};
+
+describe('a history rewritten apart', () => {
+  it('is found from author times, e-mails and subjects, and shown as history evidence and a chronology fact', async () => {
+    const m = await run('history-replayed-into-monorepo');
+    expect(m.metrics.sharedCommits).toBe(0);
+    const e = m.evidence.find((x) => x.kind === 'REWRITTEN_COMMITS');
+    expect(e?.layer).toBe('HISTORY');
+    expect(e?.detail).toMatch(/^12 commits are in both histories under other ids .*the origin's walk has 12 commits, the target's 15$/);
+    expect(m.chronology.some((c) => c.kind === 'REWRITTEN_COMMITS')).toBe(true);
+  });
+
+  it('is not found between histories that merely share code', async () => {
+    for (const name of ['same-spec-independent', 'target-older']) {
+      const m = await run(name);
+      expect(m.evidence.some((x) => x.kind === 'REWRITTEN_COMMITS')).toBe(false);
+    }
+  });
+});
