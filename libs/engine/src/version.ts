@@ -35,7 +35,8 @@
  * (REWRITTEN_COMMITS), derived in the direction of the dated material or SHARED_UPSTREAM; a declaration naming the
  * other side's own URL counts though neither side continues the shared history's authors; "we continue the
  * development at X", "development continues at X", "a maintained fork of this project" name a successor, and a
- * trigger followed by "this project" declares nothing).
+ * trigger followed by "this project" declares nothing; material the earlier side keeps in a directory named after the
+ * other project is not counted for it).
  */
 export const ENGINE_VERSION = 'lineage-engine/0.6.7';
 export const MANIFEST_VERSION = '1';

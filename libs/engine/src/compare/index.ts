@@ -20,7 +20,7 @@ import { compareDependencies } from './dependency';
 import { cmp, dec, isoTime, strengthOf } from './format';
 import { DatingCache, MaterialDater } from './history-layer';
 import { FingerprintPool } from '../workers/pool';
-import { DOC_FILE, urlNames } from '../lineage/names';
+import { DOC_FILE, directoryNames, pathNamesProject, urlNames } from '../lineage/names';
 import { commonTemplate, templatesCited } from '../lineage/templates';
 import { lineageSignals, type SideLineageInput } from '../lineage/signals';
 import { topology } from '../lineage/topology';
@@ -132,7 +132,7 @@ export async function compare(
     const n = f.originFps.length;
     const d = dates.get(f);
     const when = d
-      ? `; first appearance origin ${isoTime(d.o)}${d.oPath ? ` (in ${d.oPath})` : ''}, target ${isoTime(d.t)}${d.tPath ? ` (in ${d.tPath})` : ''}${d.shared ? ' (inherited from shared history)' : ''}${d.roots ? ' (both histories begin with it: not counted)' : ''}`
+      ? `; first appearance origin ${isoTime(d.o)}${d.oPath ? ` (in ${d.oPath})` : ''}, target ${isoTime(d.t)}${d.tPath ? ` (in ${d.tPath})` : ''}${d.shared ? ' (inherited from shared history)' : ''}${d.roots ? ' (both histories begin with it: not counted)' : ''}${d.borrowed ? ' (the earlier side keeps it in a directory named after the other project: not counted)' : ''}`
       : '';
     evidence.push({
       id: '',
@@ -319,7 +319,10 @@ export async function compare(
 
 interface Dating {
   /** times of first appearance, and the file it was found in when another than the fragment's (moved out of it) */
-  dates: Map<Fragment, { o: number | null; t: number | null; shared: boolean; roots: boolean; oPath?: string; tPath?: string }>;
+  dates: Map<
+    Fragment,
+    { o: number | null; t: number | null; shared: boolean; roots: boolean; borrowed?: boolean; oPath?: string; tPath?: string }
+  >;
   /** fingerprints of matched material that appeared first on each side (inherited material is a tie) */
   originFirstWeight: number;
   targetFirstWeight: number;
@@ -396,6 +399,11 @@ async function dateFragments(
     }),
   );
   const out: Dating = { dates: new Map(), originFirstWeight: 0, targetFirstWeight: 0, bulk: { origin: null, target: null } };
+  // Material a side keeps in a directory named after the other project (Ravi's Lua 5.3 tests, imported in 2015 as
+  // lua-5.3.0-tests/, before lua/lua's repository held its tests) was taken from it: having it first says only
+  // that the other project's repository got it later, never that this side is its source.
+  const dirNames = (h: History): Set<string> => directoryNames([...(h.names?.pinned ?? []), ...(h.names?.past ?? [])]);
+  const [oNames, tNames] = [dirNames(origin.history), dirNames(target.history)];
   const rootsOf = (h: History): Set<string> => new Set(h.commits.filter((c) => c.parents.length === 0).map((c) => c.id));
   const oRoots = rootsOf(origin.history);
   const tRoots = rootsOf(target.history);
@@ -411,17 +419,23 @@ async function dateFragments(
     // that goes on brought it from elsewhere, and neither date says who had it first. Two bare snapshots (published
     // packages, a commit each) have only their dates, and the earlier one is taken to be first.
     const roots = goesOn && Boolean(ov && tv && oRoots.has(ov.version.commit) && tRoots.has(tv.version.commit));
+    const first = ov && tv ? (ov.version.time < tv.version.time ? 'o' : tv.version.time < ov.version.time ? 't' : null) : null;
+    const borrowed =
+      first === 'o'
+        ? pathNamesProject(ov!.path ?? o.files[f.originFile]!.path, tNames)
+        : first === 't' && pathNamesProject(tv!.path ?? t.files[f.targetFile]!.path, oNames);
     out.dates.set(f, {
       o: ov?.version.time ?? null,
       t: tv?.version.time ?? null,
       shared: inherited,
       roots,
+      ...(borrowed && !inherited && !roots ? { borrowed: true } : {}),
       ...(ov?.path ? { oPath: ov.path } : {}),
       ...(tv?.path ? { tPath: tv.path } : {}),
     });
     if (ov && !ov.shared) add(oWeights, ov.version.commit, f.originFps.length);
     if (tv && !tv.shared) add(tWeights, tv.version.commit, f.originFps.length);
-    if (ov && tv && !inherited && !roots && ov.version.time !== tv.version.time && ov.version.commit !== tv.version.commit) {
+    if (ov && tv && !inherited && !roots && !borrowed && ov.version.time !== tv.version.time && ov.version.commit !== tv.version.commit) {
       if (ov.version.time < tv.version.time) out.originFirstWeight += f.originFps.length;
       else out.targetFirstWeight += f.originFps.length;
     }
