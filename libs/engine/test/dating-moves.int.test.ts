@@ -86,26 +86,26 @@ describe('dating across a rename', () => {
 
 // Ravi imported Lua 5.3's tests as lua-5.3.0-tests/ in 2015; lua/lua's repository got its tests only in 2018.
 describe('material kept in a directory named after the other project', () => {
-  it('is not counted for the side that had it first: it was taken from the other project', async () => {
-    const o = buildRepo(join(base, 'named-origin.git'), {
+  const run = async (label: string, targetTitle: string) => {
+    const o = buildRepo(join(base, `${label}-origin.git`), {
       commits: [
         { time: T0, message: 'engine', files: { 'src/core.js': kept, 'README.md': '# alpha\n' } },
         { time: T0 + 300 * DAY, message: 'add the test suite', files: { 'tests/suite.js': other } },
       ],
     });
-    const t = buildRepo(join(base, 'named-target.git'), {
+    const t = buildRepo(join(base, `${label}-target.git`), {
       commits: [
         {
           time: T0 + 100 * DAY,
           message: 'import the tests of alpha 1.0',
-          files: { 'alpha-1.0-tests/suite.js': other, 'README.md': '# omega\n' },
+          files: { 'alpha-1.0-tests/suite.js': other, 'README.md': `# ${targetTitle}\n` },
         },
         { time: T0 + 120 * DAY, message: 'move them', files: { 'tests/alpha/suite.js': other }, remove: ['alpha-1.0-tests/suite.js'] },
       ],
     });
     const r = await analyze({
-      origin: { dir: join(base, 'named-origin.git'), commit: o },
-      target: { dir: join(base, 'named-target.git'), commit: t },
+      origin: { dir: join(base, `${label}-origin.git`), commit: o },
+      target: { dir: join(base, `${label}-target.git`), commit: t },
       workers: 1,
     });
     const frags = r.manifest.evidence.filter(
@@ -113,8 +113,19 @@ describe('material kept in a directory named after the other project', () => {
     );
     expect(frags.length).toBeGreaterThan(0);
     for (const e of frags) expect(e.detail).toContain('(in alpha-1.0-tests/suite.js)');
+    return { frags, metrics: r.manifest.metrics };
+  };
+
+  it('is not counted for the side that had it first: it was taken from the other project', async () => {
+    const { frags, metrics } = await run('named', 'omega');
     for (const e of frags)
       expect(e.detail).toContain('the earlier side keeps it in a directory named after the other project: not counted');
-    expect(r.manifest.metrics.targetFirstWeight).toBe(0);
+    expect(metrics.targetFirstWeight).toBe(0);
+  });
+
+  it("counts when both sides carry that name (the shared project's)", async () => {
+    const { frags, metrics } = await run('both-named', 'alpha');
+    for (const e of frags) expect(e.detail).not.toContain('not counted');
+    expect(metrics.targetFirstWeight).toBeGreaterThan(0);
   });
 });

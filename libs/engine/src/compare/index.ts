@@ -402,8 +402,12 @@ async function dateFragments(
   // Material a side keeps in a directory named after the other project (Ravi's Lua 5.3 tests, imported in 2015 as
   // lua-5.3.0-tests/, before lua/lua's repository held its tests) was taken from it: having it first says only
   // that the other project's repository got it later, never that this side is its source.
+  // Only a name the other side alone carries: a name both carry (the shared project's, Spree's `spree/` directories
+  // in Solidus and in Spree itself) says nothing of who took from whom.
   const dirNames = (h: History): Set<string> => directoryNames([...(h.names?.pinned ?? []), ...(h.names?.past ?? [])]);
-  const [oNames, tNames] = [dirNames(origin.history), dirNames(target.history)];
+  const [oAll, tAll] = [dirNames(origin.history), dirNames(target.history)];
+  const oNames = new Set([...oAll].filter((n) => !tAll.has(n)));
+  const tNames = new Set([...tAll].filter((n) => !oAll.has(n)));
   const rootsOf = (h: History): Set<string> => new Set(h.commits.filter((c) => c.parents.length === 0).map((c) => c.id));
   const oRoots = rootsOf(origin.history);
   const tRoots = rootsOf(target.history);
