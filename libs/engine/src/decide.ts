@@ -63,7 +63,7 @@ export function decide(c: Comparison): Decision {
       ? `the ${m.declaredBy} declares the other as upstream${shared ? `; ${m.sharedCommits} shared commits` : ''}`
       : 'no repository declares the other as upstream',
   );
-  // Derivation without shared history: CODE plus at least one other layer.
+  // Derivation without shared history: CODE plus at least one other layer, or a rewritten history with a direction.
   const derivedSide = chronoDir === 'TARGET_TO_ORIGIN' ? oContain : chronoDir === 'ORIGIN_TO_TARGET' ? tContain : code;
   const derivable = !shared && enoughMaterial && ((supports('CODE') && corr >= 1) || (rewritten && chronoDir !== 'NONE'));
   // Matched material that appeared first on each side in comparable amounts flowed both ways or came from a common
