@@ -36,7 +36,9 @@
  * other side's own URL counts though neither side continues the shared history's authors; "we continue the
  * development at X", "development continues at X", "a maintained fork of this project" name a successor, and a
  * trigger followed by "this project" declares nothing; material the earlier side keeps in a directory named after the
- * other project is not counted for it).
+ * other project is not counted for it;
+ * 0.6.8: files of languages without a grammar here (Perl, Haskell, Erlang, Clojure, CoffeeScript, R, Julia,
+ * assembly, …) are code, through the generic lexer, not prose; `t/` and `.t` files are tests).
  */
-export const ENGINE_VERSION = 'lineage-engine/0.6.7';
+export const ENGINE_VERSION = 'lineage-engine/0.6.8';
 export const MANIFEST_VERSION = '1';

@@ -18,6 +18,14 @@ describe('classify', () => {
     ['src/big.js', 'var a=1;'.repeat(2000), 'minified'],
     ['img/logo.png', '\x89PNG', 'binary'],
     ['src/data.js', 'ab\0cd', 'binary'],
+    // languages without a grammar are code too (prose before 0.6.8)
+    ['lib/JSON/XS.pm', 'package JSON::XS;\n', 'source'],
+    ['XS.xs', '#include "EXTERN.h"\n', 'source'],
+    ['t/01_utf8.t', 'use Test::More;\n', 'test'],
+    ['src/Text/Megaparsec.hs', 'module Text.Megaparsec where\n', 'source'],
+    ['src/grammar.coffee', 'x = -> 1\n', 'source'],
+    ['t/t0001-init.sh', 'test_expect_success\n', 'test'],
+    ['notes.unknown', 'text\n', 'docs'],
   ])('%s is %s', (path, content, cls) => {
     expect(classify(path, b(content))).toBe(cls);
   });
@@ -27,6 +35,10 @@ describe('classify', () => {
     expect(languageOf('a/b.rs')).toBe('rust');
     expect(languageOf('a/b.hpp')).toBe('cpp');
     expect(languageOf('a/b.unknown')).toBeNull();
+    expect(languageOf('lib/Foo.pm')).toBe('perl');
+    expect(languageOf('src/Main.hs')).toBe('haskell');
+    expect(languageOf('src/core.clj')).toBe('clojure');
+    expect(languageOf('a/b.R')).toBe('r');
   });
 
   it('refuses unsafe paths', () => {

@@ -25,6 +25,42 @@ describe('project names in root files', () => {
     expect(names('CMakeLists.txt', 'cmake_minimum_required(VERSION 3.5)\nproject(zlib C)\n')).toEqual(['project:cmakelists.txt=zlib@2']);
   });
 
+  it('reads the manifests of Perl, Haskell, Elixir, Clojure, R, Julia, Crystal, Dart, Swift, Gradle and LuaRocks', () => {
+    expect(names('Makefile.PL', "use ExtUtils::MakeMaker;\nWriteMakefile(\n    NAME => 'Cpanel::JSON::XS',\n);")).toEqual([
+      'package:makefile.pl=cpanel::json::xs@3',
+    ]);
+    expect(names('Build.PL', "Module::Build->new(\n  module_name => 'Moose',\n)")).toEqual(['package:build.pl=moose@2']);
+    expect(names('META.json', '{\n   "abstract" : "JSON",\n   "name" : "JSON-XS"\n}')).toEqual(['package:meta.json=json-xs@3']);
+    expect(names('dist.ini', 'name = Dist-Zilla\nauthor = x\n[@Basic]\nname = wrong\n')).toEqual(['package:dist.ini=dist-zilla@1']);
+    expect(names('megaparsec.cabal', 'cabal-version: 2.4\nname:          megaparsec\nversion: 9\n')).toEqual([
+      'package:cabal=megaparsec@2',
+    ]);
+    expect(names('mix.exs', 'defmodule Plug.Cowboy.MixProject do\n  def project do\n    [\n      app: :plug_cowboy,\n')).toEqual([
+      'package:mix.exs=plug_cowboy@4',
+    ]);
+    expect(names('project.clj', '(defproject org.clojure/core.async "1.6"\n  :description "x")')).toEqual(['package:project.clj=core.async@1']);
+    expect(names('project.clj', '(defproject ring "1.9.0")')).toEqual(['package:project.clj=ring@1']);
+    expect(names('DESCRIPTION', 'Package: data.table\nVersion: 1.15\n')).toEqual(['package:description=data.table@1']);
+    expect(names('Project.toml', 'name = "DataFrames"\nuuid = "a93c"\n[deps]\nname = "x"\n')).toEqual([
+      'package:project.toml=dataframes@1',
+    ]);
+    expect(names('shard.yml', 'name: kemal\nversion: 1.0\n')).toEqual(['package:shard.yml=kemal@1']);
+    expect(names('pubspec.yaml', "name: 'http'\n")).toEqual(['package:pubspec.yaml=http@1']);
+    expect(names('Package.swift', 'let package = Package(\n    name: "Alamofire",\n')).toEqual(['package:package.swift=alamofire@1']);
+    expect(names('settings.gradle', "rootProject.name = 'okhttp-parent'\n")).toEqual(['project:settings.gradle=okhttp-parent@1']);
+    expect(names('lua-cjson-2.1.0-1.rockspec', 'package = "lua-cjson"\nversion = "2.1.0-1"\n')).toEqual([
+      'package:rockspec=lua-cjson@1',
+    ]);
+  });
+
+  it("takes the title of a README rendered from Perl's POD", () => {
+    expect(readmeTitle('NAME\n    Cpanel::JSON::XS - cPanel fork of JSON::XS, fast and correct serializing\n\nSYNOPSIS\n')).toEqual({
+      title: 'cpanel::json::xs',
+      line: 2,
+    });
+    expect(readmeTitle('NAME\n\nSomething else entirely\n')).toBeNull();
+  });
+
   it('ignores template placeholders and unparsable files', () => {
     expect(names('configure.ac', 'AC_INIT([FULL-PACKAGE-NAME], [VERSION], [BUG-REPORT-ADDRESS])')).toEqual([]);
     expect(names('package.json', '{ not json')).toEqual([]);

@@ -439,8 +439,8 @@ async function dateFragments(
     });
     if (ov && !ov.shared) add(oWeights, ov.version.commit, f.originFps.length);
     if (tv && !tv.shared) add(tWeights, tv.version.commit, f.originFps.length);
-    if (ov && tv && !inherited && !roots && !borrowed && ov.version.time !== tv.version.time && ov.version.commit !== tv.version.commit) {
-      if (ov.version.time < tv.version.time) out.originFirstWeight += f.originFps.length;
+    if (first && !inherited && !roots && !borrowed && ov!.version.commit !== tv!.version.commit) {
+      if (first === 'o') out.originFirstWeight += f.originFps.length;
       else out.targetFirstWeight += f.originFps.length;
     }
   }

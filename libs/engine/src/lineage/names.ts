@@ -5,7 +5,7 @@ import type { NameRef } from '../types';
 
 /** Root files that carry a project's identity (manifests and READMEs). */
 export const IDENTITY_FILE =
-  /^(package\.json|composer\.json|setup\.py|setup\.cfg|pyproject\.toml|go\.mod|Cargo\.toml|configure\.ac|configure\.in|CMakeLists\.txt|meson\.build|pom\.xml|[^/]+\.gemspec|readme(\.[a-z]+)?)$/i;
+  /^(package\.json|composer\.json|setup\.py|setup\.cfg|pyproject\.toml|go\.mod|Cargo\.toml|configure\.ac|configure\.in|CMakeLists\.txt|meson\.build|pom\.xml|[^/]+\.gemspec|Makefile\.PL|Build\.PL|dist\.ini|META\.json|[^/]+\.cabal|mix\.exs|project\.clj|DESCRIPTION|Project\.toml|shard\.yml|pubspec\.yaml|Package\.swift|settings\.gradle(\.kts)?|[^/]+\.rockspec|readme(\.[a-z]+)?)$/i;
 /** Root prose files read for declarations (besides READMEs). */
 export const DOC_FILE = /^(readme|notice|credits|authors|history|about|acknowledg(e)?ments)(\.[a-z]+)?$/i;
 
@@ -48,6 +48,10 @@ function clean(name: string): string | null {
 /** The first markdown/rst/plain heading of a README, as a short name, or null (a sentence or an image is no title). */
 export function readmeTitle(text: string): { title: string; line: number } | null {
   const lines = text.split('\n');
+  // A README rendered from Perl's POD: "NAME", then the indented "JSON::XS - what it is".
+  const pod = /^\uFEFF?NAME[ \t]*\r?\n(?:[ \t]*\r?\n)*[ \t]+(\S+)[ \t]+-[ \t]/.exec(text);
+  if (pod) return { title: pod[1]!.toLowerCase(), line: lineOf(text, pod[0].lastIndexOf(pod[1]!)) };
+  if (/^\uFEFF?NAME[ \t]*\r?\n/.test(text)) return null; // POD's heading, not a title
   for (let i = 0; i < Math.min(lines.length, 40); i++) {
     let l = lines[i]!.trim();
     if (!l) continue;
@@ -116,7 +120,7 @@ export function namesIn(path: string, text: string, blobId: string, commit: stri
     out.push({ name, kind, key: `${kind}:${keyFile}`, path, line: lineOf(text, index), blobId, commit });
   };
   const first = (re: RegExp): RegExpExecArray | null => re.exec(text);
-  if (file === 'package.json' || file === 'composer.json') {
+  if (file === 'package.json' || file === 'composer.json' || file === 'meta.json') {
     try {
       const j = JSON.parse(text) as { name?: unknown; repository?: unknown };
       if (typeof j.name === 'string') add('package', j.name, text.indexOf('"name"'));
@@ -153,6 +157,39 @@ export function namesIn(path: string, text: string, blobId: string, commit: stri
     const body = text.replace(/<parent>[\s\S]*?<\/parent>/, (s) => ' '.repeat(s.length));
     const m = /<artifactId>\s*([^<\s]+)\s*<\/artifactId>/.exec(body);
     if (m) add('package', m[1], m.index);
+  } else if (file === 'makefile.pl' || file === 'build.pl') {
+    // Perl: ExtUtils::MakeMaker's NAME, Module::Build's module_name (`JSON::XS`; the CPAN dist is `JSON-XS`)
+    const m = first(file === 'makefile.pl' ? /\bNAME\s*=>\s*['"]([\w:]+)['"]/ : /\bmodule_name\s*=>\s*['"]([\w:]+)['"]/);
+    if (m) add('package', m[1], m.index);
+  } else if (file === 'dist.ini' || file === 'project.toml') {
+    // Dist::Zilla's and Julia's top-level `name = …`, before any section
+    const m = /^name\s*=\s*"?([^"\s]+)"?/m.exec(text.split(/^\[/m)[0]!);
+    if (m) add('package', m[1], m.index);
+  } else if (file.endsWith('.cabal')) {
+    const m = first(/^name\s*:\s*(\S+)/im);
+    if (m) add('package', m[1], m.index, 'cabal');
+  } else if (file.endsWith('.rockspec')) {
+    const m = first(/^\s*package\s*=\s*['"]([^'"]+)['"]/m);
+    if (m) add('package', m[1], m.index, 'rockspec');
+  } else if (file === 'mix.exs') {
+    const m = first(/\bapp:\s*:([a-z_][a-z0-9_]*)/);
+    if (m) add('package', m[1], m.index);
+  } else if (file === 'project.clj') {
+    // (defproject group/artifact "version"): the artifact is the name
+    const m = first(/\(defproject\s+(?:[^\s/()]+\/)?([^\s/()]+)/);
+    if (m) add('package', m[1], m.index);
+  } else if (file === 'description') {
+    const m = first(/^Package:\s*(\S+)/m);
+    if (m) add('package', m[1], m.index);
+  } else if (file === 'shard.yml' || file === 'pubspec.yaml') {
+    const m = first(/^name:\s*['"]?([\w.-]+)/m);
+    if (m) add('package', m[1], m.index);
+  } else if (file === 'package.swift') {
+    const m = first(/\bPackage\s*\(\s*name:\s*"([^"]+)"/);
+    if (m) add('package', m[1], m.index);
+  } else if (file === 'settings.gradle' || file === 'settings.gradle.kts') {
+    const m = first(/\brootProject\.name\s*=\s*['"]([^'"]+)['"]/);
+    if (m) add('project', m[1], m.index);
   } else if (/^readme/.test(file)) {
     const t = readmeTitle(text);
     if (t) out.push({ name: t.title, kind: 'title', key: 'title:readme', path, line: t.line, blobId, commit });

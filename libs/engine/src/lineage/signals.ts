@@ -228,15 +228,16 @@ export function lineageSignals(
     const found = findDeclaration(sides[by].docs, them.all, own, them.inherited);
     if (found) {
       const specific = them.current.has(found.name) && !forkNames.has(found.name);
+      const repository = isRepository(other(by), found.name);
       const w = specific
         ? WEIGHTS.DECLARED_SPECIFIC
-        : !shared || continues(other(by)) || isRepository(other(by), found.name)
+        : !shared || continues(other(by)) || repository
           ? WEIGHTS.DECLARED_FORMER
           : 0;
       declared[by] = { specific, weight: w };
       const whose = specific
         ? `a name the ${other(by)} carries`
-        : isRepository(other(by), found.name)
+        : repository
           ? `the ${other(by)}'s own repository`
           : `a name the ${other(by)} carried${shared ? ' or the shared project carried' : ''}`;
       const d =

@@ -53,19 +53,18 @@ async function rewrittenHistory(
   t: string,
   max: number,
 ): Promise<Topology['rewritten']> {
-  const keys = async (head: string): Promise<Map<string, number>> => {
-    const out = new Map<string, number>();
-    for (const l of (await git(['log', `--max-count=${max}`, '--format=%at%x00%aE%x00%s', '--end-of-options', head])).split('\n'))
-      if (l) out.set(l, Number(l.slice(0, l.indexOf('\0'))));
-    return out;
-  };
+  // A key is its commit's author time, e-mail and subject; the time, its prefix, is read back only for matches.
+  const keys = async (head: string): Promise<Set<string>> =>
+    new Set(
+      (await git(['log', `--max-count=${max}`, '--format=%at%x00%aE%x00%s', '--end-of-options', head])).split('\n').filter(Boolean),
+    );
   const [ok, tk] = await Promise.all([keys(o), keys(t)]);
   let commits = 0;
   let newest = 0;
-  for (const [k, time] of ok)
+  for (const k of ok)
     if (tk.has(k)) {
       commits++;
-      newest = Math.max(newest, time);
+      newest = Math.max(newest, Number(k.slice(0, k.indexOf('\0'))));
     }
   if (commits < REWRITTEN_MIN || commits < REWRITTEN_SHARE * Math.min(ok.size, tk.size)) return undefined;
   return { commits, origin: ok.size, target: tk.size, newest };
