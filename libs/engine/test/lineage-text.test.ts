@@ -38,7 +38,9 @@ describe('project names in root files', () => {
     expect(names('mix.exs', 'defmodule Plug.Cowboy.MixProject do\n  def project do\n    [\n      app: :plug_cowboy,\n')).toEqual([
       'package:mix.exs=plug_cowboy@4',
     ]);
-    expect(names('project.clj', '(defproject org.clojure/core.async "1.6"\n  :description "x")')).toEqual(['package:project.clj=core.async@1']);
+    expect(names('project.clj', '(defproject org.clojure/core.async "1.6"\n  :description "x")')).toEqual([
+      'package:project.clj=core.async@1',
+    ]);
     expect(names('project.clj', '(defproject ring "1.9.0")')).toEqual(['package:project.clj=ring@1']);
     expect(names('DESCRIPTION', 'Package: data.table\nVersion: 1.15\n')).toEqual(['package:description=data.table@1']);
     expect(names('Project.toml', 'name = "DataFrames"\nuuid = "a93c"\n[deps]\nname = "x"\n')).toEqual([
@@ -48,9 +50,7 @@ describe('project names in root files', () => {
     expect(names('pubspec.yaml', "name: 'http'\n")).toEqual(['package:pubspec.yaml=http@1']);
     expect(names('Package.swift', 'let package = Package(\n    name: "Alamofire",\n')).toEqual(['package:package.swift=alamofire@1']);
     expect(names('settings.gradle', "rootProject.name = 'okhttp-parent'\n")).toEqual(['project:settings.gradle=okhttp-parent@1']);
-    expect(names('lua-cjson-2.1.0-1.rockspec', 'package = "lua-cjson"\nversion = "2.1.0-1"\n')).toEqual([
-      'package:rockspec=lua-cjson@1',
-    ]);
+    expect(names('lua-cjson-2.1.0-1.rockspec', 'package = "lua-cjson"\nversion = "2.1.0-1"\n')).toEqual(['package:rockspec=lua-cjson@1']);
   });
 
   it("takes the title of a README rendered from Perl's POD", () => {
@@ -201,8 +201,35 @@ describe('declarations in prose', () => {
   });
 });
 
+describe('declarations worded as a split or an inheritance (0.6.8)', () => {
+  const find = (text: string, other: string[]) =>
+    findDeclaration([{ path: 'README.md', text }], new Set(other), new Set(), new Set())?.name ?? null;
+  it('reads "a fork and split of" and "inherited from"', () => {
+    expect(
+      find(
+        'This is a fork and split of the original [ghodss/yaml](https://github.com/ghodss/yaml) repository which no longer appears to be maintained.',
+        ['ghodss/yaml'],
+      ),
+    ).toBe('ghodss/yaml');
+    expect(
+      find('* **Battle-tested**. Our HTTP parser is inherited from Mongrel and has over 15 years of production use.', ['mongrel']),
+    ).toBe('mongrel');
+    expect(find('A fork and a spoon of mongrel.', ['mongrel'])).toBeNull();
+  });
+});
+
 describe('an original pointing at its successor', () => {
   const find = (text: string, other: string[]) => findSuccessor([{ path: 'README.md', text }], new Set(other), new Set())?.name ?? null;
+
+  it('reads a re-branding or a renaming (0.6.8)', () => {
+    expect(
+      find(
+        'We are pleased to announce that GS Collections has been migrated to the Eclipse Foundation, re-branded as [Eclipse Collections](https://github.com/eclipse-collections/eclipse-collections).',
+        ['eclipse-collections/eclipse-collections'],
+      ),
+    ).toBe('eclipse-collections/eclipse-collections');
+    expect(find('The project was renamed to valkey and moved.', ['valkey'])).toBe('valkey');
+  });
 
   it('finds the successor anywhere in the sentence', () => {
     expect(

@@ -5,7 +5,8 @@ import { hostedRepo, lineOf } from './names';
 
 const TRIGGER = new RegExp(
   [
-    '(?:hard|soft|friendly|community|maintained|community[- ]maintained|actively[- ]maintained|blessed|official)?\\s*fork(?:ed)?\\s+(?:of|from|off)',
+    // "This is a fork and split of the original ghodss/yaml repository" (invopop/yaml)
+    '(?:hard|soft|friendly|community|maintained|community[- ]maintained|actively[- ]maintained|blessed|official)?\\s*fork(?:ed)?(?:\\s+and\\s+(?:split|rewrite|continuation|extension|port))?\\s+(?:of|from|off)',
     // "forked in 2016 from the abandoned Livestreamer project" (streamlink)
     'forked\\s+(?:it\\s+|this\\s+\\w+\\s+|(?:back\\s+)?in\\s+(?:\\w+\\s+)?\\d{4}\\s+)?from',
     // "based (forked) on Requests" (niquests)
@@ -27,6 +28,8 @@ const TRIGGER = new RegExp(
     '(?:maintained|patched|modernized|updated|improved|extended|modified)\\s+version\\s+of',
     // "Originating from the JSLint project in 2010, JSHint …", "This project originates from Google's golang/mock repo"
     'originat(?:es?|ed|ing)\\s+(?:from|as)',
+    // "Our HTTP parser is inherited from Mongrel" (puma)
+    'inherited\\s+from',
   ]
     .map((t) => `\\b${t}(?![A-Za-z0-9])`)
     .join('|'),
@@ -47,6 +50,9 @@ const SUCCESSOR = new RegExp(
     'now\\s+(?:maintained|developed|lives|hosted|continued|available)',
     'continued\\s+(?:at|in|on|by|as)',
     'superseded\\s+by',
+    // "migrated to the Eclipse Foundation, re-branded as Eclipse Collections" (goldmansachs/gs-collections)
+    're-?branded\\s+(?:as|to)',
+    'renamed\\s+(?:to|as)',
     'replaced\\s+by',
     'successor\\s+(?:is|project|repository)',
     'deprecated\\s+in\\s+favou?r\\s+of',

@@ -229,11 +229,7 @@ export function lineageSignals(
     if (found) {
       const specific = them.current.has(found.name) && !forkNames.has(found.name);
       const repository = isRepository(other(by), found.name);
-      const w = specific
-        ? WEIGHTS.DECLARED_SPECIFIC
-        : !shared || continues(other(by)) || repository
-          ? WEIGHTS.DECLARED_FORMER
-          : 0;
+      const w = specific ? WEIGHTS.DECLARED_SPECIFIC : !shared || continues(other(by)) || repository ? WEIGHTS.DECLARED_FORMER : 0;
       declared[by] = { specific, weight: w };
       const whose = specific
         ? `a name the ${other(by)} carries`

@@ -55,9 +55,7 @@ async function rewrittenHistory(
 ): Promise<Topology['rewritten']> {
   // A key is its commit's author time, e-mail and subject; the time, its prefix, is read back only for matches.
   const keys = async (head: string): Promise<Set<string>> =>
-    new Set(
-      (await git(['log', `--max-count=${max}`, '--format=%at%x00%aE%x00%s', '--end-of-options', head])).split('\n').filter(Boolean),
-    );
+    new Set((await git(['log', `--max-count=${max}`, '--format=%at%x00%aE%x00%s', '--end-of-options', head])).split('\n').filter(Boolean));
   const [ok, tk] = await Promise.all([keys(o), keys(t)]);
   let commits = 0;
   let newest = 0;
