@@ -198,6 +198,8 @@ const BINARY_EXT = new Set([
   'node',
   'pyc',
 ]);
+/** Pages of a documentation site (docs/): built from the project's sources (CoffeeScript's docs/v2/test.html holds its whole test suite), never its code. */
+const DOC_PAGE_EXT = new Set(['html', 'htm', 'css']);
 const DOC_NAMES =
   /^(readme|license|licence|copying|notice|authors|contributors|changelog|changes|history|news|code_of_conduct|contributing|security)(\.|$)/i;
 const CONFIG_NAMES =
@@ -230,7 +232,7 @@ export function classifyPath(path: string): FileClass | null {
   if (BINARY_EXT.has(ext)) return 'binary';
   if (MINIFIED_NAME.test(base)) return 'minified';
   if (GENERATED_PATHS.test(path)) return 'generated';
-  if (DOC_NAMES.test(base) || DOC_EXT.has(ext) || (/(^|\/)docs?\//i.test(path) && !EXT_LANG[ext])) return 'docs';
+  if (DOC_NAMES.test(base) || DOC_EXT.has(ext) || (/(^|\/)docs?\//i.test(path) && (!EXT_LANG[ext] || DOC_PAGE_EXT.has(ext)))) return 'docs';
   if (CONFIG_NAMES.test(base) || CONFIG_EXT.has(ext)) return 'config';
   return null;
 }

@@ -38,7 +38,8 @@
  * trigger followed by "this project" declares nothing; material the earlier side keeps in a directory named after the
  * other project is not counted for it;
  * 0.6.8: files of languages without a grammar here (Perl, Haskell, Erlang, Clojure, CoffeeScript, R, Julia,
- * assembly, …) are code, through the generic lexer, not prose; `t/` and `.t` files are tests; project names are read
+ * assembly, …) are code, through the generic lexer, not prose; `t/` and `.t` files are tests; HTML and CSS under
+ * `docs/` are prose; project names are read
  * from the manifests of Perl, Haskell, Elixir, Clojure, R, Julia, Crystal, Dart, Swift, Gradle and LuaRocks, and from a
  * POD README's NAME; "a fork and split of X" and "inherited from X" declare descent, "re-branded as Y" and "renamed
  * to Y" name a successor).

@@ -26,6 +26,11 @@ describe('classify', () => {
     ['src/grammar.coffee', 'x = -> 1\n', 'source'],
     ['t/t0001-init.sh', 'test_expect_success\n', 'test'],
     ['notes.unknown', 'text\n', 'docs'],
+    // a documentation site's pages are prose, whatever their language
+    ['docs/v2/test.html', '<html><script>test()</script></html>\n', 'docs'],
+    ['doc/style.css', 'body { margin: 0 }\n', 'docs'],
+    ['src/index.html', '<html></html>\n', 'source'],
+    ['docs/conf.py', 'project = "x"\n', 'source'],
   ])('%s is %s', (path, content, cls) => {
     expect(classify(path, b(content))).toBe(cls);
   });
