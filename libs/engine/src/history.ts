@@ -52,6 +52,8 @@ export async function history(repo: RepoRef, source: HistoryInventory, opts: Sta
   const identityVersions: Record<string, PathVersion[]> = {};
   let cur: CommitInfo | null = null;
   let truncated = false;
+  let oldestAuthored = Infinity;
+  let newestAuthored = -Infinity;
   // Files moved or renamed keep their past: a path a kept file was renamed from is kept too, and its versions before
   // the rename are joined to the file's below. Pairs are found per commit, once its last line is read.
   const follow = new Set<string>();
@@ -77,7 +79,7 @@ export async function history(repo: RepoRef, source: HistoryInventory, opts: Sta
       'log',
       '--date-order',
       `--max-count=${limits.maxCommits + 1}`,
-      '--format=tformat:%x01%H %ct %P',
+      '--format=tformat:%x01%H %ct %at %P',
       '--raw',
       '--no-abbrev',
       '--no-renames',
@@ -91,11 +93,14 @@ export async function history(repo: RepoRef, source: HistoryInventory, opts: Sta
     (line) => {
       if (line.startsWith('\x01')) {
         endCommit();
-        const [id = '', time = '0', ...parents] = line.slice(1).trim().split(' ');
+        const [id = '', time = '0', at = '0', ...parents] = line.slice(1).trim().split(' ');
         if (commits.length >= limits.maxCommits) {
           truncated = true;
           return false;
         }
+        const authoredAt = Number(at);
+        if (authoredAt < oldestAuthored) oldestAuthored = authoredAt;
+        if (authoredAt > newestAuthored) newestAuthored = authoredAt;
         cur = { id, time: Number(time), parents: parents.filter(Boolean) };
         commits.push(cur);
         if (commits.length % 1000 === 0)
@@ -148,7 +153,16 @@ export async function history(repo: RepoRef, source: HistoryInventory, opts: Sta
     ...(opts.side ? { side: opts.side } : {}),
   });
   const names = await projectNames(gitDir, inv, identityVersions, opts);
-  return { commit, headTime: commits[0]?.time ?? 0, commitsWalked: commits.length, truncated, commits, pathVersions, names };
+  return {
+    commit,
+    headTime: commits[0]?.time ?? 0,
+    commitsWalked: commits.length,
+    truncated,
+    commits,
+    pathVersions,
+    names,
+    ...(commits.length ? { authored: { oldest: oldestAuthored, newest: newestAuthored } } : {}),
+  };
 }
 
 /** A file a commit added or deleted: its path and blob. */

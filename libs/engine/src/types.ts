@@ -150,6 +150,8 @@ export interface History {
   pathVersions: Record<string, PathVersion[]>;
   /** Names this repository went by: at the pinned commit, and in earlier versions of its root identity files (sampled). */
   names: { pinned: NameRef[]; past: NameRef[] };
+  /** The oldest and newest author times of the walked commits (absent when none was walked). */
+  authored?: { oldest: number; newest: number };
 }
 
 /** A name a repository goes by, and where it was read. */

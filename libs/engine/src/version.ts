@@ -42,7 +42,8 @@
  * `docs/` are prose; project names are read
  * from the manifests of Perl, Haskell, Elixir, Clojure, R, Julia, Crystal, Dart, Swift, Gradle and LuaRocks, and from a
  * POD README's NAME; "a fork and split of X" and "inherited from X" declare descent, "re-branded as Y" and "renamed
- * to Y" name a successor).
+ * to Y" name a successor; a history committed in one go (IMPORTED_HISTORY) dates its material at the import, and its
+ * later dates are not counted).
  */
 export const ENGINE_VERSION = 'lineage-engine/0.6.8';
 export const MANIFEST_VERSION = '1';

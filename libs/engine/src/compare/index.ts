@@ -4,6 +4,7 @@ import { Deadline, resolveLimits } from '../limits';
 import type { StageOptions } from '../inventory';
 import type {
   ChronologyFact,
+  Side,
   Comparison,
   EvidenceItem,
   Fingerprints,
@@ -44,6 +45,27 @@ const SNAPSHOT_COMMITS = 5;
 const BOOTSTRAP_SHARE = 0.8;
 /** … that made at least this many of the files it still has. */
 const BOOTSTRAP_FILES = 20;
+/**
+ * A history of at least this many commits, every one committed within IMPORT_WINDOW_S and authored over at least
+ * IMPORT_AUTHORED_S, was imported in one go (gitpan's CPAN releases, a conversion): its commit times are the import's.
+ */
+const IMPORT_MIN_COMMITS = 10;
+const IMPORT_WINDOW_S = 3600;
+const IMPORT_AUTHORED_S = 30 * 86400;
+
+/** How a whole walked history was committed in one go, or null (see IMPORT_MIN_COMMITS). */
+export function importedHistory(h: History): { commits: number; seconds: number; authored: { oldest: number; newest: number } } | null {
+  if (h.truncated || h.commits.length < IMPORT_MIN_COMMITS || !h.authored) return null;
+  let oldest = Infinity;
+  let newest = -Infinity;
+  for (const c of h.commits) {
+    if (c.time < oldest) oldest = c.time;
+    if (c.time > newest) newest = c.time;
+  }
+  if (newest - oldest > IMPORT_WINDOW_S || h.authored.newest - h.authored.oldest < IMPORT_AUTHORED_S) return null;
+  return { commits: h.commits.length, seconds: newest - oldest, authored: h.authored };
+}
+
 /** A history stage output persisted by an earlier engine version has no names. */
 const NO_NAMES: History['names'] = { pinned: [], past: [] };
 
@@ -132,7 +154,7 @@ export async function compare(
     const n = f.originFps.length;
     const d = dates.get(f);
     const when = d
-      ? `; first appearance origin ${isoTime(d.o)}${d.oPath ? ` (in ${d.oPath})` : ''}, target ${isoTime(d.t)}${d.tPath ? ` (in ${d.tPath})` : ''}${d.shared ? ' (inherited from shared history)' : ''}${d.roots ? ' (both histories begin with it: not counted)' : ''}${d.borrowed ? ' (the earlier side keeps it in a directory named after the other project: not counted)' : ''}`
+      ? `; first appearance origin ${isoTime(d.o)}${d.oPath ? ` (in ${d.oPath})` : ''}, target ${isoTime(d.t)}${d.tPath ? ` (in ${d.tPath})` : ''}${d.shared ? ' (inherited from shared history)' : ''}${d.roots ? ' (both histories begin with it: not counted)' : ''}${d.borrowed ? ' (the earlier side keeps it in a directory named after the other project: not counted)' : ''}${d.imported ? ` (the ${d.imported}'s history was committed in one go: its date is the import's, not counted)` : ''}`
       : '';
     evidence.push({
       id: '',
@@ -262,6 +284,20 @@ export async function compare(
     commit: null,
     detail: `matched fingerprints dated earlier in origin: ${originFirstWeight}; earlier in target: ${targetFirstWeight}${shared ? ' (material first seen in shared commits is not counted)' : ''}`,
   });
+  for (const side of ['origin', 'target'] as const) {
+    const imp = importedHistory((side === 'origin' ? origin : target).history);
+    if (imp)
+      chronology.push({
+        kind: 'IMPORTED_HISTORY',
+        side,
+        time: null,
+        commit: null,
+        detail:
+          `all ${imp.commits} commits of the ${side}'s history were committed within ${imp.seconds} s, authored from ` +
+          `${isoTime(imp.authored.oldest)} to ${isoTime(imp.authored.newest)}: an import, whose dates say when the material ` +
+          `was imported, not when it was written; they count only where they are the earlier`,
+      });
+  }
 
   // Stable ids after a total order on content.
   const layerOrder = (l: Layer): number => LAYERS.indexOf(l);
@@ -321,7 +357,17 @@ interface Dating {
   /** times of first appearance, and the file it was found in when another than the fragment's (moved out of it) */
   dates: Map<
     Fragment,
-    { o: number | null; t: number | null; shared: boolean; roots: boolean; borrowed?: boolean; oPath?: string; tPath?: string }
+    {
+      o: number | null;
+      t: number | null;
+      shared: boolean;
+      roots: boolean;
+      borrowed?: boolean;
+      /** the side whose later date is its history's import time, an upper bound only: not counted */
+      imported?: Side;
+      oPath?: string;
+      tPath?: string;
+    }
   >;
   /** fingerprints of matched material that appeared first on each side (inherited material is a tie) */
   originFirstWeight: number;
@@ -399,6 +445,10 @@ async function dateFragments(
     }),
   );
   const out: Dating = { dates: new Map(), originFirstWeight: 0, targetFirstWeight: 0, bulk: { origin: null, target: null } };
+  // A history imported in one go dates its material at the import: the material was there by then, maybe long before.
+  // Its date still says it had the material first when it is the earlier one; a later one says nothing.
+  const oImported = importedHistory(origin.history) !== null;
+  const tImported = importedHistory(target.history) !== null;
   // Material a side keeps in a directory named after the other project (Ravi's Lua 5.3 tests, imported in 2015 as
   // lua-5.3.0-tests/, before lua/lua's repository held its tests) was taken from it: having it first says only
   // that the other project's repository got it later, never that this side is its source.
@@ -428,18 +478,20 @@ async function dateFragments(
       first === 'o'
         ? pathNamesProject(ov!.path ?? o.files[f.originFile]!.path, tNames)
         : first === 't' && pathNamesProject(tv!.path ?? t.files[f.targetFile]!.path, oNames);
+    const imported: Side | null = first === 't' && oImported ? 'origin' : first === 'o' && tImported ? 'target' : null;
     out.dates.set(f, {
       o: ov?.version.time ?? null,
       t: tv?.version.time ?? null,
       shared: inherited,
       roots,
       ...(borrowed && !inherited && !roots ? { borrowed: true } : {}),
+      ...(imported && !borrowed && !inherited && !roots ? { imported } : {}),
       ...(ov?.path ? { oPath: ov.path } : {}),
       ...(tv?.path ? { tPath: tv.path } : {}),
     });
     if (ov && !ov.shared) add(oWeights, ov.version.commit, f.originFps.length);
     if (tv && !tv.shared) add(tWeights, tv.version.commit, f.originFps.length);
-    if (first && !inherited && !roots && !borrowed && ov!.version.commit !== tv!.version.commit) {
+    if (first && !inherited && !roots && !borrowed && !imported && ov!.version.commit !== tv!.version.commit) {
       if (first === 'o') out.originFirstWeight += f.originFps.length;
       else out.targetFirstWeight += f.originFps.length;
     }
