@@ -119,9 +119,11 @@ export async function compare(
   const tReader = opts.readers?.target ?? new BlobReader(resolveGitDir(target.repo.dir));
   const pool = opts.pool ?? new FingerprintPool(1, o.k, o.window);
   // Dating reads old versions in the pool's workers while this thread computes the layers that do not need it.
+  const imported = { origin: importedHistory(origin.history), target: importedHistory(target.history) };
   const dating = (async () => {
     try {
       return await dateFragments(frags.slice(0, MAX_DATED_FRAGMENTS), origin, target, {
+        imported: { origin: imported.origin !== null, target: imported.target !== null },
         cache: new DatingCache(pool, limits.maxFileBytes),
         readers: { origin: oReader, target: tReader },
         deadline,
@@ -285,7 +287,7 @@ export async function compare(
     detail: `matched fingerprints dated earlier in origin: ${originFirstWeight}; earlier in target: ${targetFirstWeight}${shared ? ' (material first seen in shared commits is not counted)' : ''}`,
   });
   for (const side of ['origin', 'target'] as const) {
-    const imp = importedHistory((side === 'origin' ? origin : target).history);
+    const imp = imported[side];
     if (imp)
       chronology.push({
         kind: 'IMPORTED_HISTORY',
@@ -413,7 +415,13 @@ async function dateFragments(
   dated: Fragment[],
   origin: SideData,
   target: SideData,
-  opts: { cache: DatingCache; readers: { origin: BlobReader; target: BlobReader }; deadline: Deadline },
+  opts: {
+    cache: DatingCache;
+    readers: { origin: BlobReader; target: BlobReader };
+    deadline: Deadline;
+    /** which side's history was committed in one go (`importedHistory`) */
+    imported: Record<Side, boolean>;
+  },
 ): Promise<Dating> {
   const o = origin.fingerprints;
   const t = target.fingerprints;
@@ -445,10 +453,6 @@ async function dateFragments(
     }),
   );
   const out: Dating = { dates: new Map(), originFirstWeight: 0, targetFirstWeight: 0, bulk: { origin: null, target: null } };
-  // A history imported in one go dates its material at the import: the material was there by then, maybe long before.
-  // Its date still says it had the material first when it is the earlier one; a later one says nothing.
-  const oImported = importedHistory(origin.history) !== null;
-  const tImported = importedHistory(target.history) !== null;
   // Material a side keeps in a directory named after the other project (Ravi's Lua 5.3 tests, imported in 2015 as
   // lua-5.3.0-tests/, before lua/lua's repository held its tests) was taken from it: having it first says only
   // that the other project's repository got it later, never that this side is its source.
@@ -478,7 +482,10 @@ async function dateFragments(
       first === 'o'
         ? pathNamesProject(ov!.path ?? o.files[f.originFile]!.path, tNames)
         : first === 't' && pathNamesProject(tv!.path ?? t.files[f.targetFile]!.path, oNames);
-    const imported: Side | null = first === 't' && oImported ? 'origin' : first === 'o' && tImported ? 'target' : null;
+    // A history imported in one go dates its material at the import: the material was there by then, maybe long before.
+    // Its date still says it had the material first when it is the earlier one; a later one says nothing.
+    const imported: Side | null =
+      first === 't' && opts.imported.origin ? 'origin' : first === 'o' && opts.imported.target ? 'target' : null;
     out.dates.set(f, {
       o: ov?.version.time ?? null,
       t: tv?.version.time ?? null,
