@@ -204,8 +204,9 @@ const DOC_NAMES =
   /^(readme|license|licence|copying|notice|authors|contributors|changelog|changes|history|news|code_of_conduct|contributing|security)(\.|$)/i;
 const CONFIG_NAMES =
   /^(makefile|dockerfile|\.?[a-z0-9_-]*rc|package\.json|package-lock\.json|yarn\.lock|pnpm-lock\.yaml|cargo\.toml|cargo\.lock|go\.mod|go\.sum|requirements[^/]*\.txt|setup\.py|setup\.cfg|pyproject\.toml|pom\.xml|build\.gradle|foundry\.toml|hardhat\.config\.[jt]s|tsconfig[^/]*\.json|jest\.config\.[jt]s|webpack\.config\.[jt]s|rollup\.config\.[jt]s|\.eslintrc[^/]*|\.prettierrc[^/]*|\.travis\.yml)$/i;
+// `_vendor/`: Python's convention for pinned copies of dependencies (pip, poetry-core, pdm-backend; listed in vendor.txt).
 const VENDOR_DIRS =
-  /(^|\/)(vendor|vendors|third_party|third-party|thirdparty|external|extern|deps|node_modules|bower_components|lib\/forge-std|lib\/openzeppelin-contracts|jspm_packages|Godeps)\//i;
+  /(^|\/)(vendor|vendors|_vendor|_vendored|vendored|third_party|third-party|thirdparty|external|extern|deps|node_modules|bower_components|lib\/forge-std|lib\/openzeppelin-contracts|jspm_packages|Godeps)\//i;
 const GENERATED_PATHS =
   /(^|\/)(dist|build|out|coverage|target|\.next|__generated__|generated|gen)\/|(\.pb\.go|_pb2\.py|\.pb\.(cc|h)|_generated\.\w+|\.generated\.\w+|\.g\.dart|\.d\.ts|\.map)$|(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|go\.sum|poetry\.lock)$/i;
 const MINIFIED_NAME = /[.-]min\.(js|css)$|\.bundle\.js$/i;

@@ -218,6 +218,20 @@ describe('declarations worded as a split or an inheritance (0.6.8)', () => {
   });
 });
 
+describe('declarations worded as a part taken out of the other project (0.6.9)', () => {
+  const find = (text: string, other: string[]) =>
+    findDeclaration([{ path: 'README.md', text }], new Set(other), new Set(), new Set())?.name ?? null;
+  it('reads "pulled out of", "split out of", "split off from" and "extracted from"', () => {
+    expect(find('Parso has been battle-tested by jedi. It was pulled out of jedi to be useful for other projects as well.', ['jedi'])).toBe(
+      'jedi',
+    );
+    expect(find('This package was split out of the monorepo of webpack in 2019.', ['webpack'])).toBe('webpack');
+    expect(find('The tokenizer was split off from esprima.', ['esprima'])).toBe('esprima');
+    expect(find('Extracted from Rails, where it powered ActiveSupport for years.', ['rails'])).toBe('rails');
+    expect(find('It pulled the data out of jedi and split it.', ['jedi'])).toBeNull();
+  });
+});
+
 describe('an original pointing at its successor', () => {
   const find = (text: string, other: string[]) => findSuccessor([{ path: 'README.md', text }], new Set(other), new Set())?.name ?? null;
 

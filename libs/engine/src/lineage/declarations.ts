@@ -30,6 +30,10 @@ const TRIGGER = new RegExp(
     'originat(?:es?|ed|ing)\\s+(?:from|as)',
     // "Our HTTP parser is inherited from Mongrel" (puma)
     'inherited\\s+from',
+    // "It was pulled out of jedi to be useful for other projects as well" (parso); "extracted from", "split out of"
+    '(?:pulled|split|spun|carved)\\s+out\\s+(?:of|from)',
+    'split\\s+(?:off\\s+)?from',
+    'extracted\\s+from',
   ]
     .map((t) => `\\b${t}(?![A-Za-z0-9])`)
     .join('|'),
