@@ -44,9 +44,9 @@
  * POD README's NAME; "a fork and split of X" and "inherited from X" declare descent, "re-branded as Y" and "renamed
  * to Y" name a successor; a history committed in one go (IMPORTED_HISTORY) dates its material at the import, and its
  * later dates are not counted;
- * 0.6.9: Python's `_vendor/` and `vendored/` directories hold vendored copies (left out like vendor/: poetry-core and
- * pdm-backend both vendor packaging and tomli); "pulled out of X", "split out of X", "split off from X" and
- * "extracted from X" declare descent).
+ * 0.6.9: Python's `_vendor/` (and `_vendored/`, `vendored/`) directories hold vendored copies (left out like vendor/:
+ * poetry-core and pdm-backend both vendor packaging and tomli); "pulled out of X" (also split, spun or carved out of),
+ * "split off from X" and "extracted from X" declare descent).
  */
 export const ENGINE_VERSION = 'lineage-engine/0.6.9';
 export const MANIFEST_VERSION = '1';

@@ -13,6 +13,7 @@ describe('classify', () => {
     ['node_modules/x/index.js', 'let a = 1;\n', 'vendored'],
     ['src/poetry/core/_vendor/lark/lark.py', 'a = 1\n', 'vendored'],
     ['apps/rebar/src/vendored/r3_hex_api.erl', '-module(r3_hex_api).\n', 'vendored'],
+    ['pkg/_vendored/six.py', 'a = 1\n', 'vendored'],
     ['src/my_vendor/a.py', 'a = 1\n', 'source'],
     ['dist/bundle.js', 'let a = 1;\n', 'generated'],
     ['api/schema.pb.go', 'package api\n', 'generated'],

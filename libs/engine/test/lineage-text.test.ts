@@ -228,6 +228,7 @@ describe('declarations worded as a part taken out of the other project (0.6.9)',
     expect(find('This package was split out of the monorepo of webpack in 2019.', ['webpack'])).toBe('webpack');
     expect(find('The tokenizer was split off from esprima.', ['esprima'])).toBe('esprima');
     expect(find('Extracted from Rails, where it powered ActiveSupport for years.', ['rails'])).toBe('rails');
+    expect(find('The parser was spun out of acorn in 2017.', ['acorn'])).toBe('acorn');
     expect(find('It pulled the data out of jedi and split it.', ['jedi'])).toBeNull();
   });
 });
