@@ -201,9 +201,12 @@ describe('declarations in prose', () => {
   });
 });
 
+/** The name a README sentence declares descent from, among `other`'s names, or null. */
+const declaredName = (text: string, other: string[]) =>
+  findDeclaration([{ path: 'README.md', text }], new Set(other), new Set(), new Set())?.name ?? null;
+
 describe('declarations worded as a split or an inheritance (0.6.8)', () => {
-  const find = (text: string, other: string[]) =>
-    findDeclaration([{ path: 'README.md', text }], new Set(other), new Set(), new Set())?.name ?? null;
+  const find = declaredName;
   it('reads "a fork and split of" and "inherited from"', () => {
     expect(
       find(
@@ -219,8 +222,7 @@ describe('declarations worded as a split or an inheritance (0.6.8)', () => {
 });
 
 describe('declarations worded as a part taken out of the other project (0.6.9)', () => {
-  const find = (text: string, other: string[]) =>
-    findDeclaration([{ path: 'README.md', text }], new Set(other), new Set(), new Set())?.name ?? null;
+  const find = declaredName;
   it('reads "pulled out of", "split out of", "split off from" and "extracted from"', () => {
     expect(find('Parso has been battle-tested by jedi. It was pulled out of jedi to be useful for other projects as well.', ['jedi'])).toBe(
       'jedi',
