@@ -35,10 +35,14 @@ export function decide(c: Comparison): Decision {
   const material = Math.min(m.originCodeTokens, m.targetCodeTokens);
   const enoughMaterial = material >= MIN_CODE_TOKENS;
 
-  // Direction from dated material; the later side can never be the source.
+  // Direction from dated material; the later side can never be the source. A licence that kept the other side's
+  // author's copyright notice outranks it: the copier said so before any later change, while two sides that each
+  // modernised what they hold date the same code the wrong way round (chronos, Carbon's re-import, went to typed
+  // PHP 8 two years before Carbon did).
   let chronoDir: Direction = 'NONE';
   if (m.originFirstWeight > 0 && m.originFirstWeight >= 2 * m.targetFirstWeight) chronoDir = 'ORIGIN_TO_TARGET';
   else if (m.targetFirstWeight > 0 && m.targetFirstWeight >= 2 * m.originFirstWeight) chronoDir = 'TARGET_TO_ORIGIN';
+  if (c.attributedBy) chronoDir = c.attributedBy === 'target' ? 'ORIGIN_TO_TARGET' : 'TARGET_TO_ORIGIN';
   // The veto needs the dated material to decide the other way (twice the weight), not merely lean: dating follows a
   // path's own versions, so material a side moved to a new file dates from the move (memcached's jenkins_hash.c,
   // split out of hash.c in 2014, is "later" than twemcache's copy of 2012, which declares memcached its origin).

@@ -1,6 +1,7 @@
 import { BlobReader } from './git/catfile';
 import { resolveGitDir } from './git/runner';
 import { isCodeClass } from './classify';
+import { LICENCE_FILE } from './lineage/licence';
 import { DOC_FILE } from './lineage/names';
 import { Deadline, resolveLimits } from './limits';
 import { FingerprintPool } from './workers/pool';
@@ -50,8 +51,9 @@ export async function fingerprint(repo: RepoRef, inv: Inventory, opts: Fingerpri
   const result: Fingerprints = { commit: inv.commit, k, window: w, files: [], language: [], tests: [], manifests: [], totalTokens: 0 };
   try {
     for (const f of inv.files) {
-      // Root prose files (NOTICE, CREDITS, AUTHORS, …) are read for declarations at the pinned commit as at fork points.
-      const doc = !f.path.includes('/') && DOC_FILE.test(f.path);
+      // Root prose files (NOTICE, CREDITS, AUTHORS, …) are read for declarations at the pinned commit as at fork points,
+      // root licences for their copyright holders.
+      const doc = !f.path.includes('/') && (DOC_FILE.test(f.path) || LICENCE_FILE.test(f.path));
       if (f.class !== 'vendored' && (MANIFEST_FILE.test(f.path) || doc) && f.size <= MAX_MANIFEST_BYTES) {
         const b = await reader.readBlob(f.blobId, MAX_MANIFEST_BYTES);
         if (b) result.manifests.push({ path: f.path, blobId: f.blobId, text: b.toString('utf8') });

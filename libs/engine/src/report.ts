@@ -75,6 +75,8 @@ export function humanReport({ manifest: m, hash, names }: ReportInput): string {
     line(`  No commit id appears in both histories, but ${terminalSafe(rewritten.detail)}.`);
   } else if (!lin) {
     line('  No commit appears in both histories: any relation rests on the code and the other layers below.');
+    const attribution = m.evidence.find((e) => e.kind === 'COPYRIGHT_ATTRIBUTION');
+    if (attribution) line(`  Copyright: ${terminalSafe(attribution.detail)}.`);
   } else {
     const fp = lin.forkPoints[0];
     const shared = m.metrics.sharedCommits;

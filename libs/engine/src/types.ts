@@ -215,6 +215,12 @@ export interface Topology {
    * directory extracted with its history) rather than chance. Absent otherwise, and before engine 0.6.7.
    */
   rewritten?: RewrittenHistory;
+  /**
+   * With no commit id in common: each side's authors (commits per name and e-mail) and the author of its oldest
+   * commit when the walk reached it, for copyright attribution (lineage/licence.ts). Absent otherwise, and before
+   * engine 0.6.10.
+   */
+  sideAuthors?: Record<Side, { authors: AuthorCount[]; founder: { name: string; email: string } | null }>;
 }
 
 /** Commits two histories with no id in common both hold under other ids. */
@@ -312,6 +318,8 @@ export interface Comparison {
   template?: string;
   /** without shared commit ids: how many commits both histories hold under other ids (Topology's `rewritten`), when enough to be a rewritten history */
   rewritten?: number;
+  /** without shared commit ids: the side whose licence names the other side's principal author as a copyright holder (the manifest's COPYRIGHT_ATTRIBUTION item) */
+  attributedBy?: Side;
   layers: LayerScore[];
   evidence: EvidenceItem[];
   chronology: ChronologyFact[];

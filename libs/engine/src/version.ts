@@ -46,7 +46,10 @@
  * later dates are not counted;
  * 0.6.9: Python's `_vendor/` (and `_vendored/`, `vendored/`) directories hold vendored copies (left out like vendor/:
  * poetry-core and pdm-backend both vendor packaging and tomli); "pulled out of X" (also split, spun or carved out of),
- * "split off from X" and "extracted from X" declare descent).
+ * "split off from X" and "extracted from X" declare descent;
+ * 0.6.10: without shared history, a root licence (LICENSE, COPYING, …) that names the other side's founder, or the
+ * author of a tenth of its commits, as a copyright holder, who made none of its own commits, keeps the other's
+ * copyright notice (COPYRIGHT_ATTRIBUTION): it gives the direction, over the dated material).
  */
-export const ENGINE_VERSION = 'lineage-engine/0.6.9';
+export const ENGINE_VERSION = 'lineage-engine/0.6.10';
 export const MANIFEST_VERSION = '1';

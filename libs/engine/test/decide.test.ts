@@ -225,3 +225,23 @@ describe('a history rewritten apart (commits both hold under other ids, no id in
     expect(d.direction).toBe('NONE');
   });
 });
+
+describe("a licence that keeps the other side's author's copyright notice (no shared history)", () => {
+  // Carbon × chronos at engine 0.6.9: chronos modernised the inherited methods two years before Carbon did, so the
+  // matched material dates from chronos first.
+  const chronos = comparison(
+    { CODE: '0.0850', STRUCTURE: '0.4200', TEST: '0.8097', LANGUAGE: '0.3281' },
+    { targetContainment: '0.0850', originContainment: '0.0227', originFirstWeight: 133, targetFirstWeight: 861 },
+  );
+
+  it('gives the direction, over the dated material', () => {
+    expect(decide(chronos)).toMatchObject({ verdict: 'LIKELY_DERIVED', direction: 'TARGET_TO_ORIGIN' });
+    expect(decide({ ...chronos, attributedBy: 'target' })).toMatchObject({ verdict: 'LIKELY_DERIVED', direction: 'ORIGIN_TO_TARGET' });
+    expect(decide({ ...chronos, attributedBy: 'origin' })).toMatchObject({ verdict: 'LIKELY_DERIVED', direction: 'TARGET_TO_ORIGIN' });
+  });
+
+  it('gives no verdict of its own: without code support the pair stays unrelated', () => {
+    const none = comparison({ CODE: '0.0010' }, { originFirstWeight: 0, targetFirstWeight: 0 });
+    expect(decide({ ...none, attributedBy: 'target' }).verdict).toBe(decide(none).verdict);
+  });
+});

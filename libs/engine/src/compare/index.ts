@@ -12,6 +12,7 @@ import type {
   Inventory,
   Layer,
   LayerScore,
+  Location,
   RepoRef,
   Topology,
 } from '../types';
@@ -23,6 +24,7 @@ import { DatingCache, MaterialDater } from './history-layer';
 import { FingerprintPool } from '../workers/pool';
 import { DOC_FILE, directoryNames, pathNamesProject, urlNames } from '../lineage/names';
 import { commonTemplate, templatesCited } from '../lineage/templates';
+import { LICENCE_FILE, licenceAttribution } from '../lineage/licence';
 import { lineageSignals, type SideLineageInput } from '../lineage/signals';
 import { topology } from '../lineage/topology';
 import { compareLanguage } from './language';
@@ -255,6 +257,37 @@ export async function compare(
   }
   evidence.push(...lin.evidence);
   chronology.push(...lin.chronology);
+  // Without shared commits: a licence that kept the other side's author's copyright notice says who copied.
+  const licences = (fp: Fingerprints): { path: string; blobId: string; text: string }[] =>
+    fp.manifests.filter((m) => !m.path.includes('/') && LICENCE_FILE.test(m.path));
+  const attribution =
+    !shared && topo.sideAuthors ? licenceAttribution({ origin: licences(o), target: licences(t) }, topo.sideAuthors) : null;
+  if (attribution) {
+    const by = attribution.by;
+    const from: Side = by === 'origin' ? 'target' : 'origin';
+    const at: Location = { path: attribution.path, startLine: attribution.line, endLine: attribution.line, blobId: attribution.blobId };
+    const detail =
+      `the ${by}'s ${attribution.path}:${attribution.line} names "${attribution.holder}" as a copyright holder: ` +
+      `${attribution.founder ? `the author of the ${from}'s oldest commit, and ` : ''}of ${attribution.commits} of its ${attribution.of} commits, ` +
+      `who made none of the ${by}'s: the ${by} kept the ${from}'s copyright notice`;
+    evidence.push({
+      id: '',
+      layer: 'HISTORY',
+      kind: 'COPYRIGHT_ATTRIBUTION',
+      strength: 'STRONG',
+      score: dec(2 / 3),
+      origin: by === 'origin' ? at : null,
+      target: by === 'target' ? at : null,
+      detail,
+    });
+    chronology.push({
+      kind: 'COPYRIGHT_ATTRIBUTION',
+      side: by,
+      time: null,
+      commit: null,
+      detail: `${attribution.path}:${attribution.line} keeps the other side's author's copyright notice`,
+    });
+  }
   // Two projects generated from one template: both READMEs cite it, and on each side the matched material first
   // appeared in one commit that made the project's files (its bootstrap). The template is their common source.
   const own = new Set([
@@ -335,6 +368,7 @@ export async function compare(
     lineage: shared ? lin.result : null,
     ...(template ? { template } : {}),
     ...(!shared && topo.rewritten ? { rewritten: topo.rewritten.commits } : {}),
+    ...(attribution ? { attributedBy: attribution.by } : {}),
     layers,
     evidence,
     chronology,

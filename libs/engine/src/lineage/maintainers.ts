@@ -41,12 +41,12 @@ class Authors {
   }
 }
 
-const normName = (n: string): string =>
+export const normName = (n: string): string =>
   n
     .toLowerCase()
     .normalize('NFKD')
     .replace(/[^a-z0-9]/g, '');
-const isBot = (a: AuthorCount): boolean => BOT.test(a.name) || BOT.test(a.email);
+export const isBot = (a: { name: string; email: string }): boolean => BOT.test(a.name) || BOT.test(a.email);
 
 /**
  * Histogram intersection of the pre-fork authorship with each side's post-fork

@@ -2,7 +2,8 @@ import { BlobReader } from '../git/catfile';
 import { PairView } from '../git/pair-view';
 import { resolveGitDir } from '../git/runner';
 import type { Deadline } from '../limits';
-import type { AuthorCount, Limits, NameRef, Rename, Topology } from '../types';
+import type { AuthorCount, Limits, NameRef, Rename, RewrittenHistory, Side, Topology } from '../types';
+import type { SideAuthors } from './licence';
 import { declarationSentences } from './declarations';
 import { countAuthors } from './maintainers';
 import { DOC_FILE, IDENTITY_FILE, namesIn, sameName } from './names';
@@ -47,25 +48,40 @@ const REWRITTEN_SHARE = 0.05;
  * typescript-eslint-parser's history into packages/ (322 of its 334 commits); plug_cowboy was extracted from plug
  * with the history of its files (42).
  */
-async function rewrittenHistory(
+async function ownHistories(
   git: (args: string[]) => Promise<string>,
   o: string,
   t: string,
   max: number,
-): Promise<Topology['rewritten']> {
-  // A key is its commit's author time, e-mail and subject; the time, its prefix, is read back only for matches.
-  const keys = async (head: string): Promise<Set<string>> =>
-    new Set((await git(['log', `--max-count=${max}`, '--format=%at%x00%aE%x00%s', '--end-of-options', head])).split('\n').filter(Boolean));
-  const [ok, tk] = await Promise.all([keys(o), keys(t)]);
+): Promise<{ rewritten?: RewrittenHistory; authors: Record<Side, SideAuthors> }> {
+  // A key is its commit's author time, e-mail and subject; the time, its prefix, is read back only for matches. The
+  // author's name follows the key; the walk's last commit is the history's oldest when the walk did not stop short.
+  const walk = async (head: string): Promise<{ keys: Set<string>; authors: SideAuthors }> => {
+    const lines = (await git(['log', `--max-count=${max}`, '--format=%at%x00%aE%x00%s%x00%aN', '--end-of-options', head]))
+      .split('\n')
+      .filter(Boolean);
+    const keys = new Set<string>();
+    const people: { name: string; email: string }[] = [];
+    for (const l of lines) {
+      const cut = l.lastIndexOf('\0');
+      const key = l.slice(0, cut);
+      keys.add(key);
+      const at = key.indexOf('\0');
+      people.push({ name: l.slice(cut + 1), email: key.slice(at + 1, key.indexOf('\0', at + 1)) });
+    }
+    return { keys, authors: { authors: countAuthors(people), founder: lines.length < max ? (people[people.length - 1] ?? null) : null } };
+  };
+  const [ow, tw] = await Promise.all([walk(o), walk(t)]);
+  const authors = { origin: ow.authors, target: tw.authors };
   let commits = 0;
   let newest = 0;
-  for (const k of ok)
-    if (tk.has(k)) {
+  for (const k of ow.keys)
+    if (tw.keys.has(k)) {
       commits++;
       newest = Math.max(newest, Number(k.slice(0, k.indexOf('\0'))));
     }
-  if (commits < REWRITTEN_MIN || commits < REWRITTEN_SHARE * Math.min(ok.size, tk.size)) return undefined;
-  return { commits, origin: ok.size, target: tk.size, newest };
+  if (commits < REWRITTEN_MIN || commits < REWRITTEN_SHARE * Math.min(ow.keys.size, tw.keys.size)) return { authors };
+  return { rewritten: { commits, origin: ow.keys.size, target: tw.keys.size, newest }, authors };
 }
 
 /**
@@ -101,8 +117,8 @@ export async function topology(
       ? []
       : (await git(['merge-base', '--all', '--end-of-options', o, t])).split('\n').filter((l) => HEX40.test(l));
     if (!bases.length) {
-      const rewritten = await rewrittenHistory(git, o, t, m);
-      return { ...EMPTY_TOPOLOGY(), truncated: view.shallow, ...(rewritten ? { rewritten } : {}) };
+      const { rewritten, authors } = await ownHistories(git, o, t, m);
+      return { ...EMPTY_TOPOLOGY(), truncated: view.shallow, ...(rewritten ? { rewritten } : {}), sideAuthors: authors };
     }
     opts.deadline.check();
     const forkPoints = (await git(['show', '-s', '--no-show-signature', '--format=%H %ct', ...bases]))

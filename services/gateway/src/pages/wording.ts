@@ -43,8 +43,8 @@ export const SIGNALS: { key: string; title: string; plain: string; kinds: string
   {
     key: 'declarations',
     title: 'Declarations',
-    plain: 'a declaration of descent, or the original pointing at its successor',
-    kinds: ['DECLARED_UPSTREAM', 'SUCCESSOR_NAMED'],
+    plain: "a declaration of descent, the original pointing at its successor, or a licence keeping the other side's copyright notice",
+    kinds: ['DECLARED_UPSTREAM', 'SUCCESSOR_NAMED', 'COPYRIGHT_ATTRIBUTION'],
   },
   {
     key: 'chronology',
