@@ -46,7 +46,7 @@ const REWRITTEN_SHARE = 0.05;
  * Two histories without a commit id in common that hold the same commits under other ids: the same author time,
  * author e-mail and subject, which a rewrite keeps and two projects do not make by chance. typescript-eslint replayed
  * typescript-eslint-parser's history into packages/ (322 of its 334 commits); plug_cowboy was extracted from plug
- * with the history of its files (42).
+ * with the history of its files (42). The same walk counts each side's authors, for copyright attribution.
  */
 async function ownHistories(
   git: (args: string[]) => Promise<string>,
