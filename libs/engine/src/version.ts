@@ -49,7 +49,9 @@
  * "split off from X" and "extracted from X" declare descent;
  * 0.6.10: without shared history, a root licence (LICENSE, COPYING, …) that names the other side's founder, or the
  * author of a tenth of its commits, as a copyright holder, who made none of its own commits, keeps the other's
- * copyright notice (COPYRIGHT_ATTRIBUTION): it gives the direction, over the dated material).
+ * copyright notice (COPYRIGHT_ATTRIBUTION): it gives the direction, over the dated material;
+ * 0.6.11: declarations and successors are read through Markdown blockquote markers, so a sentence quoted over several
+ * lines is one sentence).
  */
-export const ENGINE_VERSION = 'lineage-engine/0.6.10';
+export const ENGINE_VERSION = 'lineage-engine/0.6.11';
 export const MANIFEST_VERSION = '1';

@@ -235,6 +235,23 @@ describe('declarations worded as a part taken out of the other project (0.6.9)',
   });
 });
 
+describe('declarations quoted over several lines (0.6.11)', () => {
+  it('reads a sentence through Markdown blockquote markers, on the line where it starts', () => {
+    const text =
+      '# Nano Colors\n\n>Started as a fork\n> of [**@jorgebucaran**](https://github.com/jorgebucaran/)’s\n> [`colorette`](https://github.com/jorgebucaran/colorette) with hacks\n> from x.\n';
+    expect(findDeclaration([{ path: 'README.md', text }], new Set(['colorette']), new Set(), new Set())).toMatchObject({
+      name: 'colorette',
+      line: 3,
+    });
+    expect(declaredName('> > This is a\n> > fork of\n> > acorn.', ['acorn'])).toBe('acorn');
+    // Unquoting joins no paragraphs: a blank quoted line still ends the sentence.
+    expect(declaredName('> a fork of\n>\n> acorn', ['acorn'])).toBeNull();
+    // The same sentence in both sides' READMEs, quoted in one, is inherited.
+    const inherited = new Set(declarationSentences(['> A fork of\n> acorn.']));
+    expect(findDeclaration([{ path: 'README.md', text: 'A fork of acorn.' }], new Set(['acorn']), new Set(), inherited)).toBeNull();
+  });
+});
+
 describe('an original pointing at its successor', () => {
   const find = (text: string, other: string[]) => findSuccessor([{ path: 'README.md', text }], new Set(other), new Set())?.name ?? null;
 

@@ -163,6 +163,12 @@ export function findSuccessor(
   return find(SUCCESSOR, MAX_WORDS_SUCCESSOR, docs, names, own, inherited, false);
 }
 
+/**
+ * The text without Markdown's blockquote markers: a sentence quoted over several lines ("> Started as a fork\n> of
+ * [colorette](…)", nanocolors) reads as one. Only characters within lines go, so line numbers stay.
+ */
+const unquoted = (text: string): string => text.replace(/^[ \t]*(?:>[ \t]?)+/gm, '');
+
 function find(
   trigger: RegExp,
   maxWords: number,
@@ -174,22 +180,23 @@ function find(
 ): Declaration | null {
   if (!names.size) return null;
   for (const d of docs) {
+    const text = unquoted(d.text);
     trigger.lastIndex = 0;
     let m: RegExpExecArray | null;
-    while ((m = trigger.exec(d.text))) {
-      const win = windowAfter(d.text, m.index + m[0].length);
+    while ((m = trigger.exec(text))) {
+      const win = windowAfter(text, m.index + m[0].length);
       // A sentence the other side (or the shared project) has too was inherited, not declared by this side.
       if (inherited.has(normaliseSentence(m[0] + ' ' + win))) continue;
       // Two words past the last place a name may stand: what follows a name tells an idea borrowed from a project.
       const cs = candidates(win, maxWords + 2);
-      if (stopAtOwn && LOOSELY.test(d.text.slice(Math.max(0, m.index - 24), m.index))) continue;
+      if (stopAtOwn && LOOSELY.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
       // "a fork of this project is maintained at X" speaks of the declarer's own descendants (see SUCCESSOR).
       if (stopAtOwn && THIS_PROJECT.test(win)) continue;
       for (let i = 0; i < Math.min(cs.length, maxWords); i++) {
         const c = cs[i]!;
         if (names.has(c) && !own.has(c)) {
           if (stopAtOwn && borrowsAnIdea(cs, i)) break;
-          return { name: c, path: d.path, line: lineOf(d.text, m.index), sentence: normaliseSentence(m[0] + ' ' + win) };
+          return { name: c, path: d.path, line: lineOf(text, m.index), sentence: normaliseSentence(m[0] + ' ' + win) };
         }
         if (stopAtOwn && own.has(c)) break;
       }
@@ -202,7 +209,8 @@ function find(
 export function declarationSentences(texts: readonly string[], max = 64): string[] {
   const out = new Set<string>();
   for (const re of [TRIGGER, SUCCESSOR]) {
-    for (const text of texts) {
+    for (const raw of texts) {
+      const text = unquoted(raw);
       re.lastIndex = 0;
       let m: RegExpExecArray | null;
       while ((m = re.exec(text)) && out.size < max) out.add(normaliseSentence(m[0] + ' ' + windowAfter(text, m.index + m[0].length)));
