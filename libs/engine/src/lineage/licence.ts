@@ -5,6 +5,7 @@
 // functions of the licence texts and of the two histories' authors.
 import type { AuthorCount, Side } from '../types';
 import { isBot, normName } from './maintainers';
+import { lineOf } from './names';
 
 /** Root licence files: LICENSE, LICENCE, COPYING, COPYRIGHT, with a licence's name or a text extension (LICENSE.md, LICENSE-MIT, COPYING.LIB, MIT-LICENSE). */
 export const LICENCE_FILE =
@@ -59,16 +60,10 @@ export function copyrightHolders(text: string): { line: number; holder: string; 
       .split(/\s*(?:,|;|&|\band\b|\bet al\.?)\s*/i)
       .map((n) => n.replace(/[.\s]+$/, '').trim())
       .filter((n) => normName(n).length >= MIN_NAME);
-    if (names.length || emails.length) out.push({ line: lineAt(text, m.index), holder, names, emails });
+    if (names.length || emails.length) out.push({ line: lineOf(text, m.index), holder, names, emails });
   }
   return out;
 }
-
-const lineAt = (text: string, index: number): number => {
-  let n = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-};
 
 const other = (s: Side): Side => (s === 'origin' ? 'target' : 'origin');
 
