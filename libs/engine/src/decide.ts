@@ -42,7 +42,14 @@ export function decide(c: Comparison): Decision {
   let chronoDir: Direction = 'NONE';
   if (m.originFirstWeight > 0 && m.originFirstWeight >= 2 * m.targetFirstWeight) chronoDir = 'ORIGIN_TO_TARGET';
   else if (m.targetFirstWeight > 0 && m.targetFirstWeight >= 2 * m.originFirstWeight) chronoDir = 'TARGET_TO_ORIGIN';
-  if (c.attributedBy) chronoDir = c.attributedBy === 'target' ? 'ORIGIN_TO_TARGET' : 'TARGET_TO_ORIGIN';
+  // So does the original pointing at the other side as its successor ("… have been moved to their own repository at
+  // github.com/go-kit/log"): an extracted package's rewritten history dates its material as old as the original's,
+  // and the original's copy, since replaced, is younger. Two such statements that disagree leave no direction.
+  const stated = [
+    c.attributedBy && (c.attributedBy === 'target' ? 'ORIGIN_TO_TARGET' : 'TARGET_TO_ORIGIN'),
+    c.successorNamedBy && (c.successorNamedBy === 'origin' ? 'ORIGIN_TO_TARGET' : 'TARGET_TO_ORIGIN'),
+  ].filter((d): d is Direction => Boolean(d));
+  if (stated.length) chronoDir = stated.every((d) => d === stated[0]) ? stated[0]! : 'NONE';
   // The veto needs the dated material to decide the other way (twice the weight), not merely lean: dating follows a
   // path's own versions, so material a side moved to a new file dates from the move (memcached's jenkins_hash.c,
   // split out of hash.c in 2014, is "later" than twemcache's copy of 2012, which declares memcached its origin).

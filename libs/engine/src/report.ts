@@ -71,12 +71,13 @@ export function humanReport({ manifest: m, hash, names }: ReportInput): string {
   line('How the histories relate');
   const lin = m.lineage;
   const rewritten = m.evidence.find((e) => e.kind === 'REWRITTEN_COMMITS');
-  if (!lin && rewritten) {
-    line(`  No commit id appears in both histories, but ${terminalSafe(rewritten.detail)}.`);
-  } else if (!lin) {
-    line('  No commit appears in both histories: any relation rests on the code and the other layers below.');
+  if (!lin) {
+    if (rewritten) line(`  No commit id appears in both histories, but ${terminalSafe(rewritten.detail)}.`);
+    else line('  No commit appears in both histories: any relation rests on the code and the other layers below.');
     const attribution = m.evidence.find((e) => e.kind === 'COPYRIGHT_ATTRIBUTION');
     if (attribution) line(`  Copyright: ${terminalSafe(attribution.detail)}.`);
+    const successor = m.evidence.find((e) => e.kind === 'SUCCESSOR_NAMED');
+    if (successor) line(`  Successor: ${terminalSafe(successor.detail)}.`);
   } else {
     const fp = lin.forkPoints[0];
     const shared = m.metrics.sharedCommits;

@@ -320,6 +320,8 @@ export interface Comparison {
   rewritten?: number;
   /** without shared commit ids: the side whose licence names the other side's principal author as a copyright holder (the manifest's COPYRIGHT_ATTRIBUTION item) */
   attributedBy?: Side;
+  /** without shared commit ids: the side that points at the other as where the project went on (the manifest's SUCCESSOR_NAMED item), when only one does */
+  successorNamedBy?: Side;
   layers: LayerScore[];
   evidence: EvidenceItem[];
   chronology: ChronologyFact[];

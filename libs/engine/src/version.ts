@@ -51,7 +51,11 @@
  * author of a tenth of its commits, as a copyright holder, who made none of its own commits, keeps the other's
  * copyright notice (COPYRIGHT_ATTRIBUTION): it gives the direction, over the dated material;
  * 0.6.11: declarations and successors are read through Markdown blockquote markers, so a sentence quoted over several
- * lines is one sentence).
+ * lines is one sentence;
+ * 0.6.12: successor statements are also read in READMEs below the root, in the directories that hold a side's matched
+ * code (a package moved out of a larger repository is announced where it was: go-kit/kit's log/README.md); without
+ * shared history, the original pointing at the other side as its successor gives the direction, over the dated
+ * material, as a copyright attribution does (the two disagreeing leave none); SUCCESSOR_NAMED is a chronology fact).
  */
-export const ENGINE_VERSION = 'lineage-engine/0.6.11';
+export const ENGINE_VERSION = 'lineage-engine/0.6.12';
 export const MANIFEST_VERSION = '1';

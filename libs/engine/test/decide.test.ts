@@ -245,3 +245,35 @@ describe("a licence that keeps the other side's author's copyright notice (no sh
     expect(decide({ ...none, attributedBy: 'target' }).verdict).toBe(decide(none).verdict);
   });
 });
+
+describe('the original pointing at the other side as its successor (no shared history)', () => {
+  // go-kit/kit × go-kit/log at engine 0.6.11: the extracted repository's rewritten history keeps the original author
+  // times, and go-kit/kit's log/ was later rewritten, so the matched material dates from go-kit/log first.
+  const gokit = comparison(
+    { CODE: '0.0953', HISTORY: '0.9794', STRUCTURE: '0.2676', LANGUAGE: '0.4383' },
+    { targetContainment: '0.0953', originContainment: '0.0119', originFirstWeight: 0, targetFirstWeight: 114 },
+  );
+  const rewritten = { ...gokit, rewritten: 279 };
+
+  it('gives the direction, over the dated material', () => {
+    expect(decide(rewritten)).toMatchObject({ verdict: 'LIKELY_DERIVED', direction: 'TARGET_TO_ORIGIN' });
+    expect(decide({ ...rewritten, successorNamedBy: 'origin' })).toMatchObject({
+      verdict: 'LIKELY_DERIVED',
+      direction: 'ORIGIN_TO_TARGET',
+    });
+    expect(decide({ ...rewritten, successorNamedBy: 'target' })).toMatchObject({
+      verdict: 'LIKELY_DERIVED',
+      direction: 'TARGET_TO_ORIGIN',
+    });
+  });
+
+  it('agrees with a copyright attribution, or leaves no direction when the two disagree', () => {
+    expect(decide({ ...rewritten, successorNamedBy: 'origin', attributedBy: 'target' }).direction).toBe('ORIGIN_TO_TARGET');
+    expect(decide({ ...rewritten, successorNamedBy: 'origin', attributedBy: 'origin' }).direction).toBe('NONE');
+  });
+
+  it('gives no verdict of its own: without code support the pair stays unrelated', () => {
+    const none = comparison({ CODE: '0.0010' }, { originFirstWeight: 0, targetFirstWeight: 0 });
+    expect(decide({ ...none, successorNamedBy: 'origin' }).verdict).toBe(decide(none).verdict);
+  });
+});

@@ -68,6 +68,32 @@ export function importedHistory(h: History): { commits: number; seconds: number;
   return { commits: h.commits.length, seconds: newest - oldest, authored: h.authored };
 }
 
+/** A README below the root (see nestedDocs). */
+const NESTED_README = /^(.+)\/readme(?:\.[a-z]+)?$/i;
+const MAX_NESTED_DOCS = 16;
+const MAX_NESTED_DOC_BYTES = 256 * 1024;
+
+/**
+ * READMEs below the root in the directories that hold a side's matched code, or above them, nearest the root first
+ * (at most MAX_NESTED_DOCS): where a package moved out of a larger repository is announced (SideLineageInput's
+ * nestedDocs).
+ */
+export async function nestedDocs(inv: Inventory, matched: Iterable<string>, reader: BlobReader): Promise<SideLineageInput['docs']> {
+  const dirs = new Set<string>();
+  for (const p of matched) for (let i = p.lastIndexOf('/'); i > 0; i = p.lastIndexOf('/', i - 1)) dirs.add(p.slice(0, i));
+  const depth = (p: string): number => p.split('/').length;
+  const picked = inv.files
+    .filter((f) => f.class !== 'vendored' && f.size <= MAX_NESTED_DOC_BYTES && dirs.has(NESTED_README.exec(f.path)?.[1] ?? ''))
+    .sort((a, b) => depth(a.path) - depth(b.path) || cmp(a.path, b.path))
+    .slice(0, MAX_NESTED_DOCS);
+  const out: SideLineageInput['docs'] = [];
+  for (const f of picked) {
+    const b = await reader.readBlob(f.blobId, MAX_NESTED_DOC_BYTES);
+    if (b) out.push({ path: f.path, blobId: f.blobId, text: b.toString('utf8') });
+  }
+  return out;
+}
+
 /** A history stage output persisted by an earlier engine version has no names. */
 const NO_NAMES: History['names'] = { pinned: [], past: [] };
 
@@ -119,6 +145,11 @@ export async function compare(
   const shared = topo.forkPoints.length > 0;
   const oReader = opts.readers?.origin ?? new BlobReader(resolveGitDir(origin.repo.dir));
   const tReader = opts.readers?.target ?? new BlobReader(resolveGitDir(target.repo.dir));
+  // Read before the dating takes the readers (and closes them when it ends).
+  const nested = {
+    origin: await nestedDocs(origin.inventory, new Set(code.fragments.map((f) => o.files[f.originFile]!.path)), oReader),
+    target: await nestedDocs(target.inventory, new Set(code.fragments.map((f) => t.files[f.targetFile]!.path)), tReader),
+  };
   const pool = opts.pool ?? new FingerprintPool(1, o.k, o.window);
   // Dating reads old versions in the pool's workers while this thread computes the layers that do not need it.
   const imported = { origin: importedHistory(origin.history), target: importedHistory(target.history) };
@@ -205,8 +236,8 @@ export async function compare(
   const lin = lineageSignals(
     topo,
     {
-      origin: { url: origin.repo.url, names: origin.history.names ?? NO_NAMES, docs: docs(o) },
-      target: { url: target.repo.url, names: target.history.names ?? NO_NAMES, docs: docs(t) },
+      origin: { url: origin.repo.url, names: origin.history.names ?? NO_NAMES, docs: docs(o), nestedDocs: nested.origin },
+      target: { url: target.repo.url, names: target.history.names ?? NO_NAMES, docs: docs(t), nestedDocs: nested.target },
     },
     { origin: originFirstWeight, target: targetFirstWeight },
   );
@@ -369,6 +400,7 @@ export async function compare(
     ...(template ? { template } : {}),
     ...(!shared && topo.rewritten ? { rewritten: topo.rewritten.commits } : {}),
     ...(attribution ? { attributedBy: attribution.by } : {}),
+    ...(!shared && lin.successorNamedBy ? { successorNamedBy: lin.successorNamedBy } : {}),
     layers,
     evidence,
     chronology,

@@ -34,6 +34,12 @@ export interface SideLineageInput {
   names: { pinned: NameRef[]; past: NameRef[] };
   /** prose files at the pinned commit (README, NOTICE, …) */
   docs: { path: string; blobId: string; text: string }[];
+  /**
+   * READMEs below the root, in directories that hold code matched with the other side: read for successor statements
+   * only ("The core Go kit log packages … have been moved to their own repository at github.com/go-kit/log", go-kit/kit's
+   * log/README.md). A package moved out of a larger repository is announced where it used to be, not at the top.
+   */
+  nestedDocs?: { path: string; blobId: string; text: string }[];
 }
 
 export interface LineageOutput {
@@ -43,6 +49,8 @@ export interface LineageOutput {
   declaration: { by: Side; specific: boolean } | null;
   /** the side the signals make the original, or null */
   original: Side | null;
+  /** the side that points at the other as its successor (SUCCESSOR_NAMED), when only one does */
+  successorNamedBy: Side | null;
   certain: boolean;
 }
 
@@ -215,11 +223,13 @@ export function lineageSignals(
   });
   const view = { origin: seen('origin'), target: seen('target') };
   const at = (by: Side, f: { path: string; line: number }): { origin?: Location; target?: Location } => {
-    const l = { path: f.path, startLine: f.line, endLine: f.line, blobId: sides[by].docs.find((d) => d.path === f.path)?.blobId ?? '' };
+    const doc = [...sides[by].docs, ...(sides[by].nestedDocs ?? [])].find((d) => d.path === f.path);
+    const l = { path: f.path, startLine: f.line, endLine: f.line, blobId: doc?.blobId ?? '' };
     return by === 'origin' ? { origin: l } : { target: l };
   };
   let declaration: LineageOutput['declaration'] = null;
   const declared: Partial<Record<Side, { specific: boolean; weight: number }>> = {};
+  const named: Side[] = [];
   for (const by of ['target', 'origin'] as const) {
     const them = view[other(by)];
     // The declarer's own names, except those the other side carries too: "a fork of `request`" by a fork
@@ -252,16 +262,27 @@ export function lineageSignals(
       });
     }
     // The original pointing at its successor: only the other side's own current name counts, not the shared project's.
+    const nestedOf = (s: Side) => sides[s].nestedDocs ?? [];
     const successor = findSuccessor(
-      sides[by].docs,
+      [...sides[by].docs, ...nestedOf(by)],
       new Set([...them.current].filter((n) => !forkNames.has(n))),
       view[by].current,
-      them.inherited,
+      nestedOf(other(by)).length
+        ? new Set([...them.inherited, ...declarationSentences(nestedOf(other(by)).map((d) => d.text))])
+        : them.inherited,
     );
     if (successor) {
+      named.push(by);
       const d = `the ${by}'s ${successor.path} points at "${successor.name}", a name the ${other(by)} carries, as where the project went on: the ${other(by)} is its successor`;
       vote('SUCCESSOR', by, WEIGHTS.SUCCESSOR, d);
       item('SUCCESSOR_NAMED', WEIGHTS.SUCCESSOR, by, d, at(by, successor));
+      chronology.push({
+        kind: 'SUCCESSOR_NAMED',
+        side: by,
+        time: null,
+        commit: null,
+        detail: `${successor.path}:${successor.line} names the other repository as where the project went on`,
+      });
     }
   }
 
@@ -318,5 +339,6 @@ export function lineageSignals(
     declaration,
     original,
     certain: certain !== null,
+    successorNamedBy: named.length === 1 ? named[0]! : null,
   };
 }
