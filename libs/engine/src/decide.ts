@@ -48,6 +48,9 @@ export function decide(c: Comparison): Decision {
   const stated = [
     c.attributedBy && (c.attributedBy === 'target' ? 'ORIGIN_TO_TARGET' : 'TARGET_TO_ORIGIN'),
     c.successorNamedBy && (c.successorNamedBy === 'origin' ? 'ORIGIN_TO_TARGET' : 'TARGET_TO_ORIGIN'),
+    // And a comment in matched code saying where that code came from ("Ported from `classnames`", clsx's tests), unless
+    // a README declares the project's descent: that speaks for the whole, a comment for a file.
+    !m.declaredUpstream && c.declaredInCodeBy && (c.declaredInCodeBy === 'target' ? 'ORIGIN_TO_TARGET' : 'TARGET_TO_ORIGIN'),
   ].filter((d): d is Direction => Boolean(d));
   if (stated.length) chronoDir = stated.every((d) => d === stated[0]) ? stated[0]! : 'NONE';
   // The veto needs the dated material to decide the other way (twice the weight), not merely lean: dating follows a

@@ -78,6 +78,8 @@ export function humanReport({ manifest: m, hash, names }: ReportInput): string {
     if (attribution) line(`  Copyright: ${terminalSafe(attribution.detail)}.`);
     const successor = m.evidence.find((e) => e.kind === 'SUCCESSOR_NAMED');
     if (successor) line(`  Successor: ${terminalSafe(successor.detail)}.`);
+    const inCode = m.evidence.find((e) => e.kind === 'DECLARED_IN_CODE');
+    if (inCode) line(`  Declared in code: ${terminalSafe(inCode.detail)}.`);
   } else {
     const fp = lin.forkPoints[0];
     const shared = m.metrics.sharedCommits;

@@ -322,6 +322,8 @@ export interface Comparison {
   attributedBy?: Side;
   /** without shared commit ids: the side that points at the other as where the project went on (the manifest's SUCCESSOR_NAMED item), when only one does */
   successorNamedBy?: Side;
+  /** without shared commit ids: the side whose matched code has a comment declaring descent from the other (the manifest's DECLARED_IN_CODE item), when only one does */
+  declaredInCodeBy?: Side;
   layers: LayerScore[];
   evidence: EvidenceItem[];
   chronology: ChronologyFact[];

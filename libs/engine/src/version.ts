@@ -55,7 +55,10 @@
  * 0.6.12: successor statements are also read in READMEs below the root, in the directories that hold a side's matched
  * code (a package moved out of a larger repository is announced where it was: go-kit/kit's log/README.md); without
  * shared history, the original pointing at the other side as its successor gives the direction, over the dated
- * material, as a copyright attribution does (the two disagreeing leave none); SUCCESSOR_NAMED is a chronology fact).
+ * material, as a copyright attribution does (the two disagreeing leave none); SUCCESSOR_NAMED is a chronology fact;
+ * without shared history, a comment in code matched with the other side that declares descent from it by a name it
+ * carries now gives the direction the same way, unless a README declares descent (DECLARED_IN_CODE: clsx's "Ported from
+ * `classnames`"; "based on" is not read in code); "ported from X" declares descent).
  */
 export const ENGINE_VERSION = 'lineage-engine/0.6.12';
 export const MANIFEST_VERSION = '1';

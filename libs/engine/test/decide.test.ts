@@ -277,3 +277,26 @@ describe('the original pointing at the other side as its successor (no shared hi
     expect(decide({ ...none, successorNamedBy: 'origin' }).verdict).toBe(decide(none).verdict);
   });
 });
+
+describe('a comment in matched code declaring where that code came from (no shared history)', () => {
+  // JedWatson/classnames × lukeed/clsx at engine 0.6.11: classnames rewrote the tests clsx had ported, in 2023, so the
+  // matched material dates from clsx first; clsx's test/classnames.js begins "Ported from `classnames`".
+  const clsx = comparison(
+    { CODE: '0.3269', LANGUAGE: '0.2100' },
+    { targetContainment: '0.1593', originContainment: '0.3269', originFirstWeight: 0, targetFirstWeight: 120 },
+  );
+
+  it('gives the direction, over the dated material', () => {
+    expect(decide(clsx)).toMatchObject({ verdict: 'LIKELY_DERIVED', direction: 'TARGET_TO_ORIGIN' });
+    expect(decide({ ...clsx, declaredInCodeBy: 'target' })).toMatchObject({ verdict: 'LIKELY_DERIVED', direction: 'ORIGIN_TO_TARGET' });
+  });
+
+  it("gives way to a README's declaration, which speaks for the whole project (gofrs/uuid's comments and README)", () => {
+    const declared = { ...clsx, metrics: { ...clsx.metrics, declaredUpstream: true, declaredBy: 'origin' as const } };
+    expect(decide({ ...declared, declaredInCodeBy: 'target' })).toMatchObject({ verdict: 'DECLARED_FORK', direction: 'TARGET_TO_ORIGIN' });
+  });
+
+  it('leaves no direction against a successor statement that says otherwise', () => {
+    expect(decide({ ...clsx, declaredInCodeBy: 'target', successorNamedBy: 'target' }).direction).toBe('NONE');
+  });
+});

@@ -97,3 +97,40 @@ describe('a declaration naming a repository', () => {
     expect(declarationWeight('ghodss/yaml', 'https://github.com/someone/yaml')).toBe(0);
   });
 });
+
+/**
+ * Without shared history, a comment in matched code that names the other side: clsx's test/classnames.js begins
+ * "Ported from `classnames` for compatibility checks." (comments arrive normalised, as the fingerprints hold them).
+ */
+describe('a declaration in a comment of matched code (no shared history)', () => {
+  const side = (pkg: string, comments: string[] = []) => ({
+    names: { pinned: [name('package', pkg, 'package:package.json')], past: [] },
+    docs: [],
+    codeComments: comments.map((text, i) => ({ path: 'test/classnames.js', blobId: 'c'.repeat(40), line: 1 + 10 * i, text })),
+  });
+  const run = (target: string[], origin: string[] = [], topo: Topology = EMPTY_TOPOLOGY()) =>
+    lineageSignals(topo, { origin: side('classnames', origin), target: side('clsx', target) }, { origin: 0, target: 0 });
+
+  it('names the side whose code says where it came from, with the comment as evidence', () => {
+    const out = run(['some other note about the tests here', 'ported from `classnames` for compatibility checks.']);
+    expect(out.declaredInCodeBy).toBe('target');
+    const item = out.evidence.find((e) => e.kind === 'DECLARED_IN_CODE')!;
+    expect(item.target).toMatchObject({ path: 'test/classnames.js', startLine: 11 });
+    expect(out.chronology).toContainEqual(expect.objectContaining({ kind: 'DECLARED_IN_CODE', side: 'target' }));
+  });
+
+  it('needs the name: a comment naming a third project, or an idea borrowed, declares nothing', () => {
+    expect(run(['ported from `lodash` for compatibility checks.']).declaredInCodeBy).toBeNull();
+    expect(run(['loosely based on classnames api, rewritten from scratch']).declaredInCodeBy).toBeNull();
+    // "Based on" is not read in code, and the name must follow the trigger closely (satori/go.uuid's generator.go).
+    expect(run(['newv3 returns uuid based on md5 hash of namespace classnames and name.']).declaredInCodeBy).toBeNull();
+    expect(run(['copied from the node_modules folder of a project using classnames']).declaredInCodeBy).toBeNull();
+    expect(run(['adapted from classnames v2.3, with the dedupe variant dropped']).declaredInCodeBy).toBe('target');
+  });
+
+  it('counts neither side when both comments name the other, and is not read with shared history', () => {
+    expect(run(['ported from classnames.'], ['ported from clsx.']).declaredInCodeBy).toBeNull();
+    const shared = { ...EMPTY_TOPOLOGY(), forkPoints: [{ commit: 'f'.repeat(40), time: 1_545_000_000 }], sharedCommits: 10 };
+    expect(run(['ported from `classnames` for compatibility checks.'], [], shared).declaredInCodeBy).toBeNull();
+  });
+});

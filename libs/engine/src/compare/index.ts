@@ -94,6 +94,14 @@ export async function nestedDocs(inv: Inventory, matched: Iterable<string>, read
   return out;
 }
 
+/** The comments of the files in `paths` (SideLineageInput's codeComments), in the fingerprints' order. */
+function commentsIn(fp: Fingerprints, paths: ReadonlySet<string>): NonNullable<SideLineageInput['codeComments']> {
+  const blob = new Map(fp.files.map((f) => [f.path, f.blobId]));
+  return fp.language
+    .filter((it) => it.kind === 'COMMENT' && paths.has(it.path))
+    .map((it) => ({ path: it.path, blobId: blob.get(it.path) ?? '', line: it.line, text: it.text }));
+}
+
 /** A history stage output persisted by an earlier engine version has no names. */
 const NO_NAMES: History['names'] = { pinned: [], past: [] };
 
@@ -145,10 +153,14 @@ export async function compare(
   const shared = topo.forkPoints.length > 0;
   const oReader = opts.readers?.origin ?? new BlobReader(resolveGitDir(origin.repo.dir));
   const tReader = opts.readers?.target ?? new BlobReader(resolveGitDir(target.repo.dir));
+  const matched = {
+    origin: new Set(code.fragments.map((f) => o.files[f.originFile]!.path)),
+    target: new Set(code.fragments.map((f) => t.files[f.targetFile]!.path)),
+  };
   // Read before the dating takes the readers (and closes them when it ends).
   const nested = {
-    origin: await nestedDocs(origin.inventory, new Set(code.fragments.map((f) => o.files[f.originFile]!.path)), oReader),
-    target: await nestedDocs(target.inventory, new Set(code.fragments.map((f) => t.files[f.targetFile]!.path)), tReader),
+    origin: await nestedDocs(origin.inventory, matched.origin, oReader),
+    target: await nestedDocs(target.inventory, matched.target, tReader),
   };
   const pool = opts.pool ?? new FingerprintPool(1, o.k, o.window);
   // Dating reads old versions in the pool's workers while this thread computes the layers that do not need it.
@@ -236,8 +248,20 @@ export async function compare(
   const lin = lineageSignals(
     topo,
     {
-      origin: { url: origin.repo.url, names: origin.history.names ?? NO_NAMES, docs: docs(o), nestedDocs: nested.origin },
-      target: { url: target.repo.url, names: target.history.names ?? NO_NAMES, docs: docs(t), nestedDocs: nested.target },
+      origin: {
+        url: origin.repo.url,
+        names: origin.history.names ?? NO_NAMES,
+        docs: docs(o),
+        nestedDocs: nested.origin,
+        codeComments: commentsIn(o, matched.origin),
+      },
+      target: {
+        url: target.repo.url,
+        names: target.history.names ?? NO_NAMES,
+        docs: docs(t),
+        nestedDocs: nested.target,
+        codeComments: commentsIn(t, matched.target),
+      },
     },
     { origin: originFirstWeight, target: targetFirstWeight },
   );
@@ -401,6 +425,7 @@ export async function compare(
     ...(!shared && topo.rewritten ? { rewritten: topo.rewritten.commits } : {}),
     ...(attribution ? { attributedBy: attribution.by } : {}),
     ...(!shared && lin.successorNamedBy ? { successorNamedBy: lin.successorNamedBy } : {}),
+    ...(lin.declaredInCodeBy ? { declaredInCodeBy: lin.declaredInCodeBy } : {}),
     layers,
     evidence,
     chronology,

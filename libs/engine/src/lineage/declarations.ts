@@ -25,6 +25,8 @@ const TRIGGER = new RegExp(
     'renamed\\s+from',
     'upstream(?:\\s+(?:is|project|repository|repo|library))?\\s*:?',
     'port\\s+of',
+    // "Ported from `classnames` for compatibility checks." (clsx's test/classnames.js)
+    'ported\\s+from',
     '(?:maintained|patched|modernized|updated|improved|extended|modified)\\s+version\\s+of',
     // "Originating from the JSLint project in 2010, JSHint …", "This project originates from Google's golang/mock repo"
     'originat(?:es?|ed|ing)\\s+(?:from|as)',
@@ -39,6 +41,27 @@ const TRIGGER = new RegExp(
     .join('|'),
   'gi',
 );
+/**
+ * The triggers read in code comments (SideLineageInput's codeComments): only those that say the code itself came from
+ * somewhere. "Based on" is left out: comments use it for everything ("returns a UUID based on the MD5 hash of the
+ * namespace UUID", satori/go.uuid's generator.go).
+ */
+const CODE_TRIGGER = new RegExp(
+  [
+    'ported\\s+from',
+    'port\\s+of',
+    'fork(?:ed)?\\s+(?:of|from)',
+    'derived\\s+from',
+    '(?:copied|taken|adapted|borrowed|lifted|extracted|vendored)\\s+from',
+    'originally\\s+from',
+  ]
+    .map((t) => `\\b${t}(?![A-Za-z0-9])`)
+    .join('|'),
+  'gi',
+);
+/** In a comment the name comes right after the trigger ("Ported from `classnames` for compatibility checks."). */
+const MAX_WORDS_AFTER_IN_CODE = 3;
+
 /** How many words after the trigger a name may come ("a fork of the excellent `request` module"). */
 const MAX_WORDS_AFTER = 8;
 
@@ -151,6 +174,16 @@ export function findDeclaration(
   inherited: ReadonlySet<string> = new Set(),
 ): Declaration | null {
   return find(TRIGGER, MAX_WORDS_AFTER, docs, names, own, inherited, true);
+}
+
+/** The first comment in `docs` that says its code came from one of `names` (see CODE_TRIGGER). */
+export function findDeclarationInCode(
+  docs: readonly { path: string; text: string }[],
+  names: ReadonlySet<string>,
+  own: ReadonlySet<string>,
+  inherited: ReadonlySet<string> = new Set(),
+): Declaration | null {
+  return find(CODE_TRIGGER, MAX_WORDS_AFTER_IN_CODE, docs, names, own, inherited, true);
 }
 
 /** The first sentence in `docs` that points at one of `names` as where the project went on (see SUCCESSOR). */

@@ -6,7 +6,7 @@
 import { dec } from '../compare/format';
 import type { ChronologyFact, EvidenceItem, LineageResult, LineageSignal, Location, NameRef, Rename, Side, Topology } from '../types';
 import { continuity } from './maintainers';
-import { declarationSentences, findDeclaration, findSuccessor } from './declarations';
+import { declarationSentences, findDeclaration, findDeclarationInCode, findSuccessor } from './declarations';
 import { sameName, spellings, urlNames } from './names';
 
 /** Weights of the signals in the decision (docs/engine.md): a direction needs 2 and twice the other side's. */
@@ -40,6 +40,12 @@ export interface SideLineageInput {
    * log/README.md). A package moved out of a larger repository is announced where it used to be, not at the top.
    */
   nestedDocs?: { path: string; blobId: string; text: string }[];
+  /**
+   * Comments of the files that hold code matched with the other side (Fingerprints' COMMENT items, normalised): read
+   * without shared history for a declaration naming the other side ("Ported from `classnames` for compatibility
+   * checks.", at the top of clsx's test/classnames.js). It speaks of that file, not the project: a direction, no verdict.
+   */
+  codeComments?: { path: string; blobId: string; line: number; text: string }[];
 }
 
 export interface LineageOutput {
@@ -51,6 +57,8 @@ export interface LineageOutput {
   original: Side | null;
   /** the side that points at the other as its successor (SUCCESSOR_NAMED), when only one does */
   successorNamedBy: Side | null;
+  /** without shared history: the side whose matched code declares descent from the other (DECLARED_IN_CODE), when only one does */
+  declaredInCodeBy: Side | null;
   certain: boolean;
 }
 
@@ -286,6 +294,33 @@ export function lineageSignals(
     }
   }
 
+  // Without shared history: a comment in matched code that names the other side by a name it carries now.
+  const inCode: Side[] = [];
+  for (const by of shared ? [] : (['target', 'origin'] as const)) {
+    const comments = sides[by].codeComments ?? [];
+    const them = view[other(by)];
+    const own = new Set([...view[by].current].filter((n) => !them.current.has(n)));
+    // Each comment is its own text (normalised to one line), so a sentence never runs from one into the next.
+    const found = findDeclarationInCode(
+      comments.map((x, i) => ({ path: String(i), text: x.text })),
+      them.current,
+      own,
+      them.inherited,
+    );
+    if (!found) continue;
+    inCode.push(by);
+    const at = comments[Number(found.path)]!;
+    const d = `a comment in the ${by}'s ${at.path}:${at.line}, code matched with the ${other(by)}'s, declares descent from "${found.name}", a name the ${other(by)} carries: that code came from the ${other(by)}`;
+    item('DECLARED_IN_CODE', 2, other(by), d, { [by]: { path: at.path, startLine: at.line, endLine: at.line, blobId: at.blobId } });
+    chronology.push({
+      kind: 'DECLARED_IN_CODE',
+      side: by,
+      time: null,
+      commit: null,
+      detail: `${at.path}:${at.line} names the other repository as where its code came from`,
+    });
+  }
+
   const dT = declared.target?.weight ?? 0;
   const dO = declared.origin?.weight ?? 0;
   if (dT > dO) declaration = { by: 'target', specific: declared.target!.specific };
@@ -340,5 +375,6 @@ export function lineageSignals(
     original,
     certain: certain !== null,
     successorNamedBy: named.length === 1 ? named[0]! : null,
+    declaredInCodeBy: inCode.length === 1 ? inCode[0]! : null,
   };
 }

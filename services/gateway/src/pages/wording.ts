@@ -43,8 +43,9 @@ export const SIGNALS: { key: string; title: string; plain: string; kinds: string
   {
     key: 'declarations',
     title: 'Declarations',
-    plain: "a declaration of descent, the original pointing at its successor, or a licence keeping the other side's copyright notice",
-    kinds: ['DECLARED_UPSTREAM', 'SUCCESSOR_NAMED', 'COPYRIGHT_ATTRIBUTION'],
+    plain:
+      "a declaration of descent (in prose, or in a comment of matched code), the original pointing at its successor, or a licence keeping the other side's copyright notice",
+    kinds: ['DECLARED_UPSTREAM', 'DECLARED_IN_CODE', 'SUCCESSOR_NAMED', 'COPYRIGHT_ATTRIBUTION'],
   },
   {
     key: 'chronology',
