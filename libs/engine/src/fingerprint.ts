@@ -50,15 +50,20 @@ export async function fingerprint(repo: RepoRef, inv: Inventory, opts: Fingerpri
   const codeFiles = inv.files.filter((f) => isCodeClass(f.class));
   const result: Fingerprints = { commit: inv.commit, k, window: w, files: [], language: [], tests: [], manifests: [], totalTokens: 0 };
   try {
-    for (const f of inv.files) {
-      // Root prose files (NOTICE, CREDITS, AUTHORS, …) are read for declarations at the pinned commit as at fork points,
-      // root licences for their copyright holders.
-      const doc = !f.path.includes('/') && (DOC_FILE.test(f.path) || LICENCE_FILE.test(f.path));
-      if (f.class !== 'vendored' && (MANIFEST_FILE.test(f.path) || doc) && f.size <= MAX_MANIFEST_BYTES) {
-        const b = await reader.readBlob(f.blobId, MAX_MANIFEST_BYTES);
-        if (b) result.manifests.push({ path: f.path, blobId: f.blobId, text: b.toString('utf8') });
-      }
-    }
+    // Root prose files (NOTICE, CREDITS, AUTHORS, …) are read for declarations at the pinned commit as at fork points,
+    // root licences for their copyright holders.
+    const isDoc = (path: string): boolean => !path.includes('/') && (DOC_FILE.test(path) || LICENCE_FILE.test(path));
+    const manifests = inv.files.filter(
+      (f) => f.class !== 'vendored' && (MANIFEST_FILE.test(f.path) || isDoc(f.path)) && f.size <= MAX_MANIFEST_BYTES,
+    );
+    (
+      await reader.readBlobs(
+        manifests.map((f) => f.blobId),
+        MAX_MANIFEST_BYTES,
+      )
+    ).forEach((b, i) => {
+      if (b) result.manifests.push({ path: manifests[i]!.path, blobId: manifests[i]!.blobId, text: b.toString('utf8') });
+    });
     // Batches are formed from the sorted file list only, so they do not depend on worker count
     // (a blob the other side already sent is left out of this side's batches: the result is the same).
     interface Slot {

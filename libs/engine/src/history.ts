@@ -274,33 +274,38 @@ async function projectNames(
 ): Promise<History['names']> {
   const reader = opts.reader ?? new BlobReader(gitDir);
   try {
-    const read = async (blobId: string): Promise<string | null> =>
-      (await reader.readBlob(blobId, MAX_IDENTITY_BYTES))?.toString('utf8') ?? null;
+    // Every blob is asked for at once (readBlobs): this runs beside the fingerprinting, which gives the event loop
+    // a turn only every few milliseconds, and reading them one by one kept the history waiting for all of it.
+    const read = async (blobIds: string[]): Promise<(string | null)[]> =>
+      (await reader.readBlobs(blobIds, MAX_IDENTITY_BYTES)).map((b) => b?.toString('utf8') ?? null);
+    const pinnedFiles = inv.files.filter((f) => !f.path.includes('/') && IDENTITY_FILE.test(f.path) && f.class !== 'binary');
+    const pinnedBlobs = new Set(pinnedFiles.map((f) => f.blobId));
+    const sampled = Object.keys(identityVersions)
+      .sort()
+      .flatMap((path) =>
+        sample([...identityVersions[path]!].reverse(), NAME_SAMPLES_PER_FILE) // oldest first
+          .filter((pv) => !pinnedBlobs.has(pv.blobId))
+          .map((pv) => ({ path, pv })),
+      );
+    const [pinnedTexts, pastTexts] = await Promise.all([read(pinnedFiles.map((f) => f.blobId)), read(sampled.map((s) => s.pv.blobId))]);
     const pinned: NameRef[] = [];
-    const pinnedBlobs = new Set<string>();
-    for (const f of inv.files) {
-      if (f.path.includes('/') || !IDENTITY_FILE.test(f.path) || f.class === 'binary') continue;
-      pinnedBlobs.add(f.blobId);
-      const text = await read(f.blobId);
-      if (text !== null) pinned.push(...namesIn(f.path, text, f.blobId, inv.commit));
-    }
+    pinnedFiles.forEach((f, i) => {
+      const text = pinnedTexts[i];
+      if (text != null) pinned.push(...namesIn(f.path, text, f.blobId, inv.commit));
+    });
     const past: NameRef[] = [];
     const seen = new Set(pinned.map((n) => `${n.key}\0${n.name}`));
-    for (const path of Object.keys(identityVersions).sort()) {
-      const v = [...identityVersions[path]!].reverse(); // oldest first
-      for (const pv of sample(v, NAME_SAMPLES_PER_FILE)) {
-        if (pinnedBlobs.has(pv.blobId)) continue;
-        const text = await read(pv.blobId);
-        if (text === null) continue;
-        for (const n of namesIn(path, text, pv.blobId, pv.commit)) {
-          const k = `${n.key}\0${n.name}`;
-          if (!seen.has(k)) {
-            seen.add(k);
-            past.push(n);
-          }
+    sampled.forEach(({ path, pv }, i) => {
+      const text = pastTexts[i];
+      if (text == null) return;
+      for (const n of namesIn(path, text, pv.blobId, pv.commit)) {
+        const k = `${n.key}\0${n.name}`;
+        if (!seen.has(k)) {
+          seen.add(k);
+          past.push(n);
         }
       }
-    }
+    });
     return { pinned, past };
   } finally {
     if (!opts.reader) reader.close();

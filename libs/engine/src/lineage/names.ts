@@ -47,7 +47,7 @@ function clean(name: string): string | null {
 
 /** The first markdown/rst/plain heading of a README, as a short name, or null (a sentence or an image is no title). */
 export function readmeTitle(text: string): { title: string; line: number } | null {
-  const lines = text.split('\n');
+  const lines = text.split('\n', 41); // the title is looked for in the first 40 lines (and the one after each)
   // A README rendered from Perl's POD: "NAME", then the indented "JSON::XS - what it is".
   const pod = /^\uFEFF?NAME[ \t]*\r?\n(?:[ \t]*\r?\n)*[ \t]+(\S+)[ \t]+-[ \t]/.exec(text);
   if (pod) return { title: pod[1]!.toLowerCase(), line: lineOf(text, pod[0].lastIndexOf(pod[1]!)) };
