@@ -93,8 +93,11 @@ export function decide(c: Comparison): Decision {
   // Two projects generated from one template (compare's COMMON_TEMPLATE): the matched material is the template's, and
   // who was generated first says nothing about one copying the other (two cookiecutter-django applications).
   const fromTemplate = derivable && !m.declaredUpstream && Boolean(c.template);
-  const commonSource = exchanged || fromTemplate;
-  const derivedCap = fromTemplate ? 0.2 : 0;
+  // A library both sides embed (compare's THIRD_PARTY_CODE): the matched code is its holder's on both sides, and who
+  // embedded it first says nothing about one copying the other (orjson and libmseed, both carrying yyjson).
+  const fromThirdParty = derivable && !m.declaredUpstream && Boolean(c.thirdParty);
+  const commonSource = exchanged || fromTemplate || fromThirdParty;
+  const derivedCap = fromTemplate || fromThirdParty ? 0.2 : 0;
   // SHARED_UPSTREAM: shared commits without a declaration, corroborated by another layer; or material exchanged.
   add(
     'SHARED_UPSTREAM',
@@ -115,9 +118,11 @@ export function decide(c: Comparison): Decision {
         ? `${c.rewritten} commits are in both histories under other ids${chronoDir === 'NONE' ? ', and the dated material does not tell which side had it first' : ''}`
         : fromTemplate
           ? `both were generated from ${c.template}, and the matched material came with each side's first files: the template's, not one side's copy of the other`
-          : commonSource
-            ? `matched material appeared first in the origin (${m.originFirstWeight} fingerprints) and first in the target (${m.targetFirstWeight}): exchanged or drawn from a common source, not one side derived from the other`
-            : 'no commit appears in both histories',
+          : fromThirdParty
+            ? `the matched code is a library both embed: its files on both sides keep the copyright notice of "${c.thirdParty}", neither side's author`
+            : commonSource
+              ? `matched material appeared first in the origin (${m.originFirstWeight} fingerprints) and first in the target (${m.targetFirstWeight}): exchanged or drawn from a common source, not one side derived from the other`
+              : 'no commit appears in both histories',
   );
   add(
     'HEAVILY_DERIVED',

@@ -316,6 +316,8 @@ export interface Comparison {
   lineage: LineageResult | null;
   /** without shared history: the template both sides were generated from, when both say so and it shows (the manifest's COMMON_TEMPLATE fact) */
   template?: string;
+  /** without shared history: the copyright holder of a library both sides embed, whose notice heads the matched code on both (the manifest's THIRD_PARTY_CODE fact) */
+  thirdParty?: string;
   /** without shared commit ids: how many commits both histories hold under other ids (Topology's `rewritten`), when enough to be a rewritten history */
   rewritten?: number;
   /** without shared commit ids: the side whose licence names the other side's principal author as a copyright holder (the manifest's COPYRIGHT_ATTRIBUTION item) */

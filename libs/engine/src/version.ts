@@ -58,7 +58,12 @@
  * material, as a copyright attribution does (the two disagreeing leave none); SUCCESSOR_NAMED is a chronology fact;
  * without shared history, a comment in code matched with the other side that declares descent from it by a name it
  * carries now gives the direction the same way, unless a README declares descent (DECLARED_IN_CODE: clsx's "Ported from
- * `classnames`"; "based on" is not read in code); "ported from X" declares descent).
+ * `classnames`"; "based on" is not read in code); "ported from X" declares descent);
+ * 0.6.13: without shared history, a library both sides embed is their common source (THIRD_PARTY_CODE,
+ * SHARED_UPSTREAM): the heads of the matched files keep, on both sides, the copyright notice of a holder who is
+ * neither side's principal author or founder nor named in either side's root licence, and that holder's files (those
+ * whose head names it, and the files beside them below the root) hold at least 80% of each side's matched
+ * fingerprints and less than half of each side's code tokens (orjson and libmseed, both carrying ibireme's yyjson).
  */
-export const ENGINE_VERSION = 'lineage-engine/0.6.12';
+export const ENGINE_VERSION = 'lineage-engine/0.6.13';
 export const MANIFEST_VERSION = '1';

@@ -94,6 +94,22 @@ describe('decide', () => {
     ).toBe('DECLARED_FORK');
   });
 
+  it('a library both sides embed (its notice heads the matched code on both) is a common source, not a derivation', () => {
+    // orjson x libmseed, both carrying ibireme's yyjson: the origin embedded it a year earlier.
+    const layers = { CODE: '0.3232', LANGUAGE: '0.3037' };
+    const dated = { originFirstWeight: 3675, targetFirstWeight: 247, targetContainment: '0.2862' };
+    expect(decide(comparison(layers, dated))).toMatchObject({ verdict: 'LIKELY_DERIVED', direction: 'ORIGIN_TO_TARGET' });
+    const d = decide({ ...comparison(layers, dated), thirdParty: 'YaoYuan' });
+    expect(d).toMatchObject({ verdict: 'SHARED_UPSTREAM', direction: 'NONE' });
+    expect(d.alternatives[0]!.reason).toContain('"YaoYuan"');
+    // A declaration of descent still speaks for itself.
+    expect(
+      decide({ ...comparison(layers, { ...dated, declaredUpstream: true, declaredBy: 'target' }), thirdParty: 'YaoYuan' }).verdict,
+    ).toBe('DECLARED_FORK');
+    // One layer alone carries no verdict, whatever the notice says.
+    expect(decide({ ...comparison({ CODE: '0.3232' }, dated), thirdParty: 'YaoYuan' }).verdict).toBe('INSUFFICIENT_EVIDENCE');
+  });
+
   it('a declared fork keeps its direction unless the dated material decides the other way', () => {
     const layers = { CODE: '0.0600', STRUCTURE: '0.3000' };
     const declared = { declaredUpstream: true, declaredBy: 'target' as const };

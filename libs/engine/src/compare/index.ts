@@ -25,6 +25,7 @@ import { FingerprintPool } from '../workers/pool';
 import { DOC_FILE, directoryNames, pathNamesProject, urlNames } from '../lineage/names';
 import { commonTemplate, templatesCited } from '../lineage/templates';
 import { LICENCE_FILE, licenceAttribution } from '../lineage/licence';
+import { thirdPartyCode } from '../lineage/third-party';
 import { lineageSignals, type SideLineageInput } from '../lineage/signals';
 import { topology } from '../lineage/topology';
 import { compareLanguage } from './language';
@@ -102,6 +103,31 @@ function commentsIn(fp: Fingerprints, paths: ReadonlySet<string>): NonNullable<S
     .map((it) => ({ path: it.path, blobId: blob.get(it.path) ?? '', line: it.line, text: it.text }));
 }
 
+/** Matched files whose heads are read for a third party's copyright notice: the most matched first, at most this many a side. */
+const MAX_HEAD_FILES = 64;
+/** Bytes of a file's head read for it. */
+const HEAD_BYTES = 8 * 1024;
+
+/** The heads of the side's matched files with the most matched material (thirdPartyCode's input). */
+async function fileHeads(
+  fp: Fingerprints,
+  weight: ReadonlyMap<string, number>,
+  reader: BlobReader,
+  maxBytes: number,
+): Promise<{ path: string; blobId: string; text: string }[]> {
+  const blob = new Map(fp.files.map((f) => [f.path, f.blobId]));
+  const picked = [...weight]
+    .sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]))
+    .slice(0, MAX_HEAD_FILES)
+    .map(([path]) => ({ path, blobId: blob.get(path)! }))
+    .filter((f) => f.blobId);
+  const bodies = await reader.readBlobs(
+    picked.map((f) => f.blobId),
+    maxBytes,
+  );
+  return picked.flatMap((f, i) => (bodies[i] ? [{ ...f, text: bodies[i]!.subarray(0, HEAD_BYTES).toString('utf8') }] : []));
+}
+
 /** A history stage output persisted by an earlier engine version has no names. */
 const NO_NAMES: History['names'] = { pinned: [], past: [] };
 
@@ -162,6 +188,21 @@ export async function compare(
     origin: await nestedDocs(origin.inventory, matched.origin, oReader),
     target: await nestedDocs(target.inventory, matched.target, tReader),
   };
+  // Without shared history: the heads of the matched files, for a third party's copyright notice that both keep.
+  const matchedWeight = { origin: new Map<string, number>(), target: new Map<string, number>() };
+  for (const f of frags) {
+    const op = o.files[f.originFile]!.path;
+    const tp = t.files[f.targetFile]!.path;
+    matchedWeight.origin.set(op, (matchedWeight.origin.get(op) ?? 0) + f.originFps.length);
+    matchedWeight.target.set(tp, (matchedWeight.target.get(tp) ?? 0) + f.originFps.length);
+  }
+  const heads =
+    !shared && topo.sideAuthors
+      ? {
+          origin: await fileHeads(o, matchedWeight.origin, oReader, limits.maxFileBytes),
+          target: await fileHeads(t, matchedWeight.target, tReader, limits.maxFileBytes),
+        }
+      : null;
   const pool = opts.pool ?? new FingerprintPool(1, o.k, o.window);
   // Dating reads old versions in the pool's workers while this thread computes the layers that do not need it.
   const imported = { origin: importedHistory(origin.history), target: importedHistory(target.history) };
@@ -343,6 +384,41 @@ export async function compare(
       detail: `${attribution.path}:${attribution.line} keeps the other side's author's copyright notice`,
     });
   }
+  // A library both sides embed: the matched files' heads keep the notice of a holder who is neither side's own.
+  const codeFiles = (fp: Fingerprints): { path: string; size: number }[] => fp.files.map((f) => ({ path: f.path, size: f.tokens }));
+  const third =
+    heads && topo.sideAuthors
+      ? thirdPartyCode({
+          origin: {
+            heads: heads.origin,
+            matched: matchedWeight.origin,
+            code: codeFiles(o),
+            licences: licences(o),
+            authors: topo.sideAuthors.origin,
+          },
+          target: {
+            heads: heads.target,
+            matched: matchedWeight.target,
+            code: codeFiles(t),
+            licences: licences(t),
+            authors: topo.sideAuthors.target,
+          },
+        })
+      : null;
+  if (third) {
+    const pct = (x: number): string => `${Math.round(x * 100)}%`;
+    chronology.push({
+      kind: 'THIRD_PARTY_CODE',
+      side: 'both',
+      time: null,
+      commit: null,
+      detail:
+        `the matched code is "${third.holder}"'s on both sides: the origin's ${third.origin.path}:${third.origin.line} and the target's ` +
+        `${third.target.path}:${third.target.line} keep that copyright notice, and its holder is neither side's author nor named in ` +
+        `either side's licence; its files hold ${pct(third.matchedShare.origin)} of the origin's matched material and ${pct(third.codeShare.origin)} ` +
+        `of its code, ${pct(third.matchedShare.target)} and ${pct(third.codeShare.target)} of the target's: a library both embed`,
+    });
+  }
   // Two projects generated from one template: both READMEs cite it, and on each side the matched material first
   // appeared in one commit that made the project's files (its bootstrap). The template is their common source.
   const own = new Set([
@@ -422,6 +498,7 @@ export async function compare(
   return {
     lineage: shared ? lin.result : null,
     ...(template ? { template } : {}),
+    ...(third ? { thirdParty: third.holder } : {}),
     ...(!shared && topo.rewritten ? { rewritten: topo.rewritten.commits } : {}),
     ...(attribution ? { attributedBy: attribution.by } : {}),
     ...(!shared && lin.successorNamedBy ? { successorNamedBy: lin.successorNamedBy } : {}),
