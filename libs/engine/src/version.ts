@@ -63,7 +63,9 @@
  * SHARED_UPSTREAM): the heads of the matched files keep, on both sides, the copyright notice of a holder who is
  * neither side's principal author or founder nor named in either side's root licence, and that holder's files (those
  * whose head names it, and the files beside them below the root) hold at least 80% of each side's matched
- * fingerprints and less than half of each side's code tokens (orjson and libmseed, both carrying ibireme's yyjson).
+ * fingerprints and less than half of each side's code tokens (orjson and libmseed, both carrying ibireme's yyjson);
+ * with shared history, both sides declaring descent from the shared project by one of its names at the fork point
+ * makes neither the original, and the declarations weigh nothing (KeyDB and Valkey, both forks of Redis).
  */
 export const ENGINE_VERSION = 'lineage-engine/0.6.13';
 export const MANIFEST_VERSION = '1';

@@ -99,6 +99,60 @@ describe('a declaration naming a repository', () => {
 });
 
 /**
+ * KeyDB and Valkey, two forks of Redis: their shared commits are Redis's, and Valkey's history goes on with Redis's
+ * authors for three years before its own fork. Both READMEs say they are forks of Redis, the shared project's name.
+ */
+describe('two sides that both declare descent from the shared project', () => {
+  const a = (n: string, commits: number) => ({ name: n, email: `${n}@x`, commits });
+  const topo: Topology = {
+    ...EMPTY_TOPOLOGY(),
+    forkPoints: [{ commit: 'f'.repeat(40), time: 1_618_857_314 }],
+    sharedCommits: 10211,
+    originOnly: 17311,
+    targetOnly: 2465,
+    authors: {
+      preFork: [a('antirez', 7000), a('oran', 400)],
+      origin: [a('john', 3000), a('keydb-bot', 10)],
+      target: [a('oran', 900), a('madelyn', 300), a('antirez', 600)],
+    },
+    forkPointNames: [name('title', 'redis', 'title:readme')],
+  };
+  const side = (title: string, readme: string) => ({
+    names: { pinned: [name('title', title, 'title:readme')], past: [name('title', 'redis', 'title:readme', 'e'.repeat(40))] },
+    docs: [{ path: 'README.md', text: readme, blobId: 'c'.repeat(40) }],
+  });
+  const run = (originReadme: string) =>
+    lineageSignals(
+      topo,
+      {
+        origin: side('keydb', originReadme),
+        target: side(
+          'valkey',
+          '# Valkey\n\nThis project was forked from the open source Redis project right before the transition to new licenses.\n',
+        ),
+      },
+      { origin: 0, target: 0 },
+    );
+
+  it('makes neither the original: the declarations point at a third project, whoever kept its authors', () => {
+    const out = run('# KeyDB\n\nKeyDB is a fork of Redis that is multithreaded.\n');
+    expect(out.declaration).toBeNull();
+    expect(out.result.signals.filter((s) => s.kind === 'DECLARATION').map((s) => [s.original, s.weight])).toEqual([
+      ['none', '0.0000'],
+      ['none', '0.0000'],
+    ]);
+    expect(out.result.signals.find((s) => s.kind === 'MAINTAINERS')?.original).toBe('target');
+    expect(out.result.original).toBe('none');
+    expect(out.evidence.find((e) => e.kind === 'DECLARED_UPSTREAM')?.detail).toContain('declares descent from the shared project too');
+  });
+
+  it('leaves one declaration to count as before when only one side declares it', () => {
+    const out = run('# KeyDB\n\nA multithreaded database.\n');
+    expect(out.result.original).toBe('target');
+  });
+});
+
+/**
  * Without shared history, a comment in matched code that names the other side: clsx's test/classnames.js begins
  * "Ported from `classnames` for compatibility checks." (comments arrive normalised, as the fingerprints hold them).
  */

@@ -238,16 +238,38 @@ export function lineageSignals(
   let declaration: LineageOutput['declaration'] = null;
   const declared: Partial<Record<Side, { specific: boolean; weight: number }>> = {};
   const named: Side[] = [];
+  const finds: Partial<Record<Side, { found: NonNullable<ReturnType<typeof findDeclaration>>; specific: boolean; repository: boolean }>> =
+    {};
   for (const by of ['target', 'origin'] as const) {
     const them = view[other(by)];
     // The declarer's own names, except those the other side carries too: "a fork of `request`" by a fork
     // whose README still has the title "Request" names the other side.
     const own = new Set([...view[by].current].filter((n) => !them.current.has(n)));
     const found = findDeclaration(sides[by].docs, them.all, own, them.inherited);
-    if (found) {
-      const specific = them.current.has(found.name) && !forkNames.has(found.name);
-      const repository = isRepository(other(by), found.name);
-      const w = specific ? WEIGHTS.DECLARED_SPECIFIC : !shared || continues(other(by)) || repository ? WEIGHTS.DECLARED_FORMER : 0;
+    if (found)
+      finds[by] = {
+        found,
+        specific: them.current.has(found.name) && !forkNames.has(found.name),
+        repository: isRepository(other(by), found.name),
+      };
+  }
+  // Both sides declaring descent from the shared project by one of its names (Valkey's "forked from the open source
+  // Redis project", KeyDB's "a fork of Redis"): each says it is a fork of that project, so neither is it, whoever
+  // kept its maintainers. Two forks of a third project, and the declarations point at neither side.
+  const third = (f: (typeof finds)[Side]): boolean => f !== undefined && !f.specific && !f.repository && forkNames.has(f.found.name);
+  const siblings = shared && third(finds.origin) && third(finds.target);
+  for (const by of ['target', 'origin'] as const) {
+    const them = view[other(by)];
+    const f = finds[by];
+    if (f) {
+      const { found, specific, repository } = f;
+      const w = siblings
+        ? 0
+        : specific
+          ? WEIGHTS.DECLARED_SPECIFIC
+          : !shared || continues(other(by)) || repository
+            ? WEIGHTS.DECLARED_FORMER
+            : 0;
       declared[by] = { specific, weight: w };
       const whose = specific
         ? `a name the ${other(by)} carries`
@@ -258,7 +280,9 @@ export function lineageSignals(
         `the ${by}'s ${found.path} declares descent from "${found.name}", ${whose}` +
         (w
           ? ''
-          : `; the ${other(by)} does not continue that project (maintainers, package name or repository), so both may descend from it`);
+          : siblings
+            ? `; the ${other(by)} declares descent from the shared project too, so both descend from it`
+            : `; the ${other(by)} does not continue that project (maintainers, package name or repository), so both may descend from it`);
       vote('DECLARATION', w ? other(by) : 'none', w, d);
       item('DECLARED_UPSTREAM', w ? Math.max(2, w) : 1, w ? other(by) : 'none', d, at(by, found));
       chronology.push({
@@ -352,7 +376,7 @@ export function lineageSignals(
 
   // The decision's direction.
   let original: Side | null = certain;
-  if (!certain) {
+  if (!certain && !siblings) {
     const sum = { origin: 0, target: 0 };
     for (const s of signals) if (s.original !== 'none') sum[s.original] += Number(s.weight);
     const hi: Side = sum.origin >= sum.target ? 'origin' : 'target';
