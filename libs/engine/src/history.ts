@@ -44,7 +44,10 @@ export async function history(repo: RepoRef, source: HistoryInventory, opts: Sta
   const known = 'files' in source ? codePaths(source) : null;
   if (!('files' in source)) source.inventory.catch(() => undefined); // its failure is this walk's, awaited below
   // Only code can be dated; a path classifyPath rules out never becomes code, whatever its content.
-  const mayBeCode = (path: string): boolean => (known ? known.has(path) : classifyPath(path) === null);
+  // The walk meets each path once per commit that touched it: classifyPath's answer is kept per path.
+  const ruledOut = new Map<string, boolean>();
+  const byPath = (path: string): boolean => ruledOut.get(path) ?? ruledOut.set(path, classifyPath(path) !== null).get(path)!;
+  const mayBeCode = (path: string): boolean => (known ? known.has(path) : !byPath(path));
   // Progress counts toward the history's real size (bounded by the limit), never toward the limit itself.
   const total = opts.onProgress ? await commitCount(gitDir, commit, limits.maxCommits, opts.signal, deadline) : 0;
   const commits: CommitInfo[] = [];

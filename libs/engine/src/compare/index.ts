@@ -121,9 +121,11 @@ async function fileHeads(
     .slice(0, MAX_HEAD_FILES)
     .map(([path]) => ({ path, blobId: blob.get(path)! }))
     .filter((f) => f.blobId);
+  // 16 at a time: whole blobs come back (cat-file cannot read a head), so at most 16 x maxFileBytes are held at once.
   const bodies = await reader.readBlobs(
     picked.map((f) => f.blobId),
     maxBytes,
+    16,
   );
   return picked.flatMap((f, i) => (bodies[i] ? [{ ...f, text: bodies[i]!.subarray(0, HEAD_BYTES).toString('utf8') }] : []));
 }

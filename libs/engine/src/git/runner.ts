@@ -135,13 +135,19 @@ export function streamGitLines(args: readonly string[], opts: LineStreamOptions,
     child.stdout!.on('data', (c: Buffer) => {
       if (failure || stopped) return;
       const buf = rest ? Buffer.concat([rest, c]) : c;
-      let start = 0;
-      for (let nl = buf.indexOf(10, start); nl >= 0; nl = buf.indexOf(10, start)) {
-        const line = buf.toString('utf8', start, nl);
-        start = nl + 1;
-        if (onLine(line) === false) return kill(null);
+      // The chunk's whole lines are decoded at once and split as a string: a newline byte never occurs inside a
+      // multi-byte UTF-8 sequence, so the lines are those a decode per line gives, without two native calls a line.
+      const last = buf.lastIndexOf(10);
+      if (last >= 0) {
+        const text = buf.toString('utf8', 0, last);
+        for (let start = 0; ;) {
+          const nl = text.indexOf('\n', start);
+          if (onLine(nl < 0 ? text.slice(start) : text.slice(start, nl)) === false) return kill(null);
+          if (nl < 0) break;
+          start = nl + 1;
+        }
       }
-      rest = start < buf.length ? Buffer.from(buf.subarray(start)) : null;
+      rest = last + 1 < buf.length ? Buffer.from(buf.subarray(last + 1)) : null;
       if (rest && rest.length > maxLine)
         kill(new EngineError('REPOSITORY_TOO_LARGE', 'a line of git output exceeded its bound', 'gitOutputBytes'));
     });
