@@ -16,10 +16,10 @@ function side(over: Partial<SideThirdPartyInput> & { own: string }): SideThirdPa
       ['src/main.c', 20],
     ]),
     code: [
-      { path: 'lib/yyjson.c', size: 3000 },
-      { path: 'lib/yyjson.h', size: 1000 },
-      { path: 'src/main.c', size: 3000 },
-      { path: 'src/util.c', size: 3000 },
+      { path: 'lib/yyjson.c', tokens: 3000 },
+      { path: 'lib/yyjson.h', tokens: 1000 },
+      { path: 'src/main.c', tokens: 3000 },
+      { path: 'src/util.c', tokens: 3000 },
     ],
     licences: [{ text: `MIT License\n\nCopyright (c) 2023 ${over.own}\n` }],
     authors: {
@@ -55,8 +55,8 @@ describe('thirdPartyCode', () => {
     const all = side({
       own: 'Jane Roe',
       code: [
-        { path: 'lib/yyjson.c', size: 3000 },
-        { path: 'src/main.c', size: 2000 },
+        { path: 'lib/yyjson.c', tokens: 3000 },
+        { path: 'src/main.c', tokens: 2000 },
       ],
     });
     expect(thirdPartyCode({ origin: all, target: side({ own: 'Bob Moe' }) })).toBeNull();
@@ -90,8 +90,8 @@ describe('thirdPartyCode', () => {
         ['main.c', 300],
       ]),
       code: [
-        { path: 'yyjson.c', size: 3000 },
-        { path: 'main.c', size: 5000 },
+        { path: 'yyjson.c', tokens: 3000 },
+        { path: 'main.c', tokens: 5000 },
       ],
     });
     // 70% of the matched material is in yyjson.c: below THIRD_PARTY_MATCHED_SHARE, though main.c sits beside it.

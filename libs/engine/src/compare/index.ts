@@ -25,7 +25,7 @@ import { FingerprintPool } from '../workers/pool';
 import { DOC_FILE, directoryNames, pathNamesProject, urlNames } from '../lineage/names';
 import { commonTemplate, templatesCited } from '../lineage/templates';
 import { LICENCE_FILE, licenceAttribution } from '../lineage/licence';
-import { thirdPartyCode } from '../lineage/third-party';
+import { thirdPartyCode, type SideThirdPartyInput } from '../lineage/third-party';
 import { lineageSignals, type SideLineageInput } from '../lineage/signals';
 import { topology } from '../lineage/topology';
 import { compareLanguage } from './language';
@@ -108,13 +108,34 @@ const MAX_HEAD_FILES = 64;
 /** Bytes of a file's head read for it. */
 const HEAD_BYTES = 8 * 1024;
 
-/** The heads of the side's matched files with the most matched material (thirdPartyCode's input). */
+/** Per side, the matched fingerprints of each file and the heads of the files with the most (thirdPartyCode's input). */
+async function embeddedInput(
+  frags: readonly Fragment[],
+  o: Fingerprints,
+  t: Fingerprints,
+  readers: Record<Side, BlobReader>,
+  maxBytes: number,
+): Promise<Record<Side, Pick<SideThirdPartyInput, 'heads' | 'matched'>>> {
+  const matched = { origin: new Map<string, number>(), target: new Map<string, number>() };
+  for (const f of frags) {
+    const op = o.files[f.originFile]!.path;
+    const tp = t.files[f.targetFile]!.path;
+    matched.origin.set(op, (matched.origin.get(op) ?? 0) + f.originFps.length);
+    matched.target.set(tp, (matched.target.get(tp) ?? 0) + f.originFps.length);
+  }
+  return {
+    origin: { matched: matched.origin, heads: await fileHeads(o, matched.origin, readers.origin, maxBytes) },
+    target: { matched: matched.target, heads: await fileHeads(t, matched.target, readers.target, maxBytes) },
+  };
+}
+
+/** The heads of the side's matched files with the most matched material. */
 async function fileHeads(
   fp: Fingerprints,
   weight: ReadonlyMap<string, number>,
   reader: BlobReader,
   maxBytes: number,
-): Promise<{ path: string; blobId: string; text: string }[]> {
+): Promise<SideThirdPartyInput['heads']> {
   const blob = new Map(fp.files.map((f) => [f.path, f.blobId]));
   const picked = [...weight]
     .sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]))
@@ -190,21 +211,10 @@ export async function compare(
     origin: await nestedDocs(origin.inventory, matched.origin, oReader),
     target: await nestedDocs(target.inventory, matched.target, tReader),
   };
-  // Without shared history: the heads of the matched files, for a third party's copyright notice that both keep.
-  const matchedWeight = { origin: new Map<string, number>(), target: new Map<string, number>() };
-  for (const f of frags) {
-    const op = o.files[f.originFile]!.path;
-    const tp = t.files[f.targetFile]!.path;
-    matchedWeight.origin.set(op, (matchedWeight.origin.get(op) ?? 0) + f.originFps.length);
-    matchedWeight.target.set(tp, (matchedWeight.target.get(tp) ?? 0) + f.originFps.length);
-  }
-  const heads =
-    !shared && topo.sideAuthors
-      ? {
-          origin: await fileHeads(o, matchedWeight.origin, oReader, limits.maxFileBytes),
-          target: await fileHeads(t, matchedWeight.target, tReader, limits.maxFileBytes),
-        }
-      : null;
+  // Without shared history: the matched fingerprints per file and the heads of the files with the most, for a third
+  // party's copyright notice that both keep (read now, before the dating takes the readers).
+  const authors = !shared ? topo.sideAuthors : undefined;
+  const embedded = authors ? await embeddedInput(frags, o, t, { origin: oReader, target: tReader }, limits.maxFileBytes) : null;
   const pool = opts.pool ?? new FingerprintPool(1, o.k, o.window);
   // Dating reads old versions in the pool's workers while this thread computes the layers that do not need it.
   const imported = { origin: importedHistory(origin.history), target: importedHistory(target.history) };
@@ -387,26 +397,13 @@ export async function compare(
     });
   }
   // A library both sides embed: the matched files' heads keep the notice of a holder who is neither side's own.
-  const codeFiles = (fp: Fingerprints): { path: string; size: number }[] => fp.files.map((f) => ({ path: f.path, size: f.tokens }));
-  const third =
-    heads && topo.sideAuthors
-      ? thirdPartyCode({
-          origin: {
-            heads: heads.origin,
-            matched: matchedWeight.origin,
-            code: codeFiles(o),
-            licences: licences(o),
-            authors: topo.sideAuthors.origin,
-          },
-          target: {
-            heads: heads.target,
-            matched: matchedWeight.target,
-            code: codeFiles(t),
-            licences: licences(t),
-            authors: topo.sideAuthors.target,
-          },
-        })
-      : null;
+  const embeddedSide = (s: Side, fp: Fingerprints): SideThirdPartyInput => ({
+    ...embedded![s],
+    code: fp.files,
+    licences: licences(fp),
+    authors: authors![s],
+  });
+  const third = embedded ? thirdPartyCode({ origin: embeddedSide('origin', o), target: embeddedSide('target', t) }) : null;
   if (third) {
     const pct = (x: number): string => `${Math.round(x * 100)}%`;
     chronology.push({

@@ -10,6 +10,13 @@ interface Pending {
 
 const HEX40 = /^[0-9a-f]{40}$/;
 
+/** An `info` answer ("<type> <size>"), or null for a missing object. */
+const parseInfo = (r: Buffer | null): { type: string; size: number } | null => {
+  if (!r) return null;
+  const [type, size] = r.toString('utf8').split(' ');
+  return { type: type ?? '', size: Number(size) };
+};
+
 /**
  * One long-lived `git cat-file --batch-command` per repository. Each read asks
  * `info` first and only fetches `contents` when the size is within the bound,
@@ -113,20 +120,13 @@ export class BlobReader {
 
   /** Type and size of an object, or null when missing. */
   async info(oid: string): Promise<{ type: string; size: number } | null> {
-    const r = await this.request('info', oid);
-    if (!r) return null;
-    const [type, size] = r.toString('utf8').split(' ');
-    return { type: type ?? '', size: Number(size) };
+    return parseInfo(await this.request('info', oid));
   }
 
   /** A blob's bytes, or null when it is missing, not a blob, or larger than maxBytes. */
   readBlob(oid: string, maxBytes: number): Promise<Buffer | null> {
     // Serialise info+contents pairs so their answers stay in order.
-    const run = async (): Promise<Buffer | null> => {
-      const meta = await this.info(oid);
-      if (!meta || meta.type !== 'blob' || meta.size > maxBytes) return null;
-      return this.request('contents', oid);
-    };
+    const run = async (): Promise<Buffer | null> => (await this.readBlobs([oid], maxBytes))[0]!;
     const p = this.chain.then(run, run);
     this.chain = p.catch(() => undefined);
     return p;
@@ -143,11 +143,16 @@ export class BlobReader {
     const out: (Buffer | null)[] = [];
     for (let i = 0; i < oids.length; i += batch) {
       const some = oids.slice(i, i + batch);
-      const metas = (await Promise.all(this.requestAll('info', some))).map((r) => r?.toString('utf8').split(' ') ?? null);
-      const wanted = some.filter((_, j) => metas[j]?.[0] === 'blob' && Number(metas[j]![1]) <= maxBytes);
-      const bodies = await Promise.all(this.requestAll('contents', wanted));
+      const metas = await Promise.all(this.requestAll('info', some).map((p) => p.then(parseInfo)));
+      const fits = (m: { type: string; size: number } | null): boolean => m !== null && m.type === 'blob' && m.size <= maxBytes;
+      const bodies = await Promise.all(
+        this.requestAll(
+          'contents',
+          some.filter((_, j) => fits(metas[j]!)),
+        ),
+      );
       let next = 0;
-      for (const m of metas) out.push(m?.[0] === 'blob' && Number(m[1]) <= maxBytes ? bodies[next++]! : null);
+      for (const m of metas) out.push(fits(m) ? bodies[next++]! : null);
     }
     return out;
   }

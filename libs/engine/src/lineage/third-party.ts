@@ -20,7 +20,7 @@ export interface SideThirdPartyInput {
   /** matched fingerprints per path: how much of the matched code each file holds */
   matched: ReadonlyMap<string, number>;
   /** every fingerprinted code file of the side, with its size in tokens */
-  code: readonly { path: string; size: number }[];
+  code: readonly { path: string; tokens: number }[];
   /** the side's root licence files */
   licences: readonly { text: string }[];
   authors: SideAuthors;
@@ -85,7 +85,7 @@ export function thirdPartyCode(sides: Record<Side, SideThirdPartyInput>): ThirdP
     perSide[side] = { notices, own };
   }
 
-  let best: (ThirdParty & { key: string; least: number }) | null = null;
+  let best: { key: string; least: number; found: ThirdParty } | null = null;
   for (const [key, oFound] of perSide.origin.notices) {
     const tFound = perSide.target.notices.get(key);
     if (!tFound || key === 'n:' || [...together.get(key)!].some((k) => perSide.origin.own.has(k) || perSide.target.own.has(k))) continue;
@@ -108,8 +108,8 @@ export function thirdPartyCode(sides: Record<Side, SideThirdPartyInput>): ThirdP
       let inCode = 0;
       let allCode = 0;
       for (const f of s.code) {
-        allCode += f.size;
-        if (theirs(f.path)) inCode += f.size;
+        allCode += f.tokens;
+        if (theirs(f.path)) inCode += f.tokens;
       }
       matchedShare[side] = allMatched ? inMatched / allMatched : 0;
       codeShare[side] = allCode ? inCode / allCode : 1;
@@ -121,9 +121,7 @@ export function thirdPartyCode(sides: Record<Side, SideThirdPartyInput>): ThirdP
     const least = Math.min(matchedShare.origin, matchedShare.target);
     if (best && (least < best.least || (least === best.least && key >= best.key))) continue;
     const at = (f: Found): ThirdParty['origin'] => ({ path: f.path, line: f.line, blobId: f.blobId });
-    best = { key, least, holder: oFound[0]!.holder, origin: at(oFound[0]!), target: at(tFound[0]!), matchedShare, codeShare };
+    best = { key, least, found: { holder: oFound[0]!.holder, origin: at(oFound[0]!), target: at(tFound[0]!), matchedShare, codeShare } };
   }
-  if (!best) return null;
-  const { key: _key, least: _least, ...out } = best;
-  return out;
+  return best?.found ?? null;
 }
