@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { realReposDir } from '../fixtures/real-repos-dir';
 import { analyze } from '@lineage/engine';
 import { startGitServer, type GitServer } from '../support/git-http';
 import { startStackWithGitServer, type Stack } from '../support/stack';
@@ -16,7 +17,7 @@ import { json } from '../support/http';
 
 const run = promisify(execFile);
 const CLI = resolve(__dirname, '..', '..', 'libs', 'engine', 'bin', 'lineage.js');
-const DIR = process.env.LINEAGE_REAL_REPOS ?? resolve(__dirname, '..', '..', '..', 'shared', 'real-repos');
+const DIR = realReposDir();
 /** A GitHub fork, a blessed fork whose origin commit is in its history, and a hard fork with thousands of commits on each side. */
 const PICKED = ['uuid-fork', 'mapstructure-fork', 'coco-hard-fork'];
 

@@ -1,16 +1,16 @@
 // The public development set (../shared/real-repos: git bundles of real
 // repositories and pairs.tsv with what is right for each), each pair as listed
-// and with roles swapped. CI has the shared folder next to the checkout;
-// LINEAGE_REAL_REPOS points elsewhere.
+// and with roles swapped. Where the set is: test/fixtures/real-repos-dir.ts
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { realReposDir } from '../../../test/fixtures/real-repos-dir';
 import { analyze, type Direction, type Verdict } from '@lineage/engine';
 
 jest.setTimeout(300_000);
 
-const DIR = process.env.LINEAGE_REAL_REPOS ?? resolve(__dirname, '..', '..', '..', '..', 'shared', 'real-repos');
+const DIR = realReposDir();
 const base = mkdtempSync(join(tmpdir(), 'lineage-real-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
