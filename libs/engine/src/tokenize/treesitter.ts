@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
+import { fixGrammar } from './grammar-fixes';
 import { kindHash } from './token-hash';
 import { emptyStream, type TokenStream } from './types';
 
@@ -267,7 +268,8 @@ async function parserFor(language: string): Promise<Parser | null> {
       await init();
       // Bytes, not a path: loading by path goes through a dynamic import some hosts (jest's VM) lack.
       // A grammar that fails to load is an error, never a silent fallback (output must not depend on the host).
-      const lang = await compiledAs(false, () => TS.Language.load(readFileSync(join(wasmDir(), `tree-sitter-${grammar}.wasm`))));
+      const bytes = fixGrammar(grammar, readFileSync(join(wasmDir(), `tree-sitter-${grammar}.wasm`)));
+      const lang = await compiledAs(false, () => TS.Language.load(bytes));
       const parser = new TS.Parser();
       parser.setLanguage(lang);
       return parser;
