@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Deadline, histories, inventory, resolveLimits, topology } from '@lineage/engine';
-import { buildRepo, type CommitSpec } from '../../../test/fixtures/git-builder';
+import { buildDagRepo, buildRepo, type CommitSpec, type DagCommit } from '../../../test/fixtures/git-builder';
 
 const base = mkdtempSync(join(tmpdir(), 'lineage-topology-disjoint-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -20,6 +20,39 @@ const shared = commits('shared', 0, 5);
 const upstream = buildRepo(join(base, 'upstream.git'), { commits: [...shared, ...commits('up', 5, 5)] });
 const fork = buildRepo(join(base, 'fork.git'), { commits: [...shared, ...commits('fork', 5, 5)] });
 const other = buildRepo(join(base, 'other.git'), { commits: commits('other', 0, 6) });
+
+// A history and its replay into another layout (the same author times, authors and subjects under other ids), with
+// several authors, subjects that are not plain ASCII, and a .mailmap that git must not apply to either walk.
+const AUTHORS = ['Ada Ölund <ada@example.invalid>', 'Bob Stone <bob@example.invalid>', 'Cy Rao <cy@example.invalid>'];
+const solo: DagCommit[] = Array.from({ length: 12 }, (_, i) => ({
+  id: `s${i}`,
+  parents: i ? [`s${i - 1}`] : [],
+  author: AUTHORS[i === 0 ? 2 : i % 2]!,
+  time: 1_600_000_000 + i * 3600,
+  message: `fix: 100% of «case ${i}»\ttabbed\n\nbody ${i}\n`,
+  files: {
+    [`src/m${i}.js`]: `export const m${i} = ${i};\n`,
+    ...(i === 11 ? { '.mailmap': 'Robert <rob@example.invalid> <bob@example.invalid>\n' } : {}),
+  },
+}));
+const replayed: DagCommit[] = [
+  ...solo.map((c) => ({
+    ...c,
+    id: `r${c.id}`,
+    parents: c.parents.map((p) => `r${p}`),
+    files: { [`packages/solo/${Object.keys(c.files!)[0]}`]: 'x\n' },
+  })),
+  ...[0, 1, 2].map((i) => ({
+    id: `own${i}`,
+    parents: [i ? `own${i - 1}` : 'rs11'],
+    author: 'Dee <dee@example.invalid>',
+    time: 1_700_000_000 + i,
+    message: `own ${i}\n`,
+    files: { [`own${i}.js`]: `${i}\n` },
+  })),
+];
+const soloHead = buildDagRepo(join(base, 'solo.git'), solo, 's11');
+const replayedHead = buildDagRepo(join(base, 'replayed.git'), replayed, 'own2');
 
 async function pair(o: string, oc: string, t: string, tc: string, maxCommits?: number) {
   const limits = resolveLimits(maxCommits ? { maxCommits } : {});
@@ -55,6 +88,22 @@ describe('topology of walks that share no commit', () => {
     expect(h.origin.truncated && h.target.truncated).toBe(true);
     expect(h.origin.commits.some((c) => h.target.commits.some((d) => d.id === c.id))).toBe(false);
     expect(h.topology.forkPoints).toHaveLength(1);
+    expect(h.topology).toEqual(asked);
+  });
+
+  it("the history stage's walks give the topology what git's own walks give: rewritten commits, authors, founders", async () => {
+    const { h, asked } = await pair('solo.git', soloHead, 'replayed.git', replayedHead);
+    expect(h.topology.forkPoints).toEqual([]);
+    expect(h.topology.rewritten).toMatchObject({ commits: 12, origin: 12, target: 15 });
+    const authors = h.topology.sideAuthors!;
+    expect(authors.origin.founder).toEqual({ name: 'Cy Rao', email: 'cy@example.invalid' });
+    expect(authors.target.founder).toEqual({ name: 'Cy Rao', email: 'cy@example.invalid' });
+    expect(authors.origin.authors.map((a) => [a.name, a.commits])).toEqual([
+      ['Bob Stone', 6], // under the name the commits carry: the .mailmap at HEAD is not applied
+      ['Ada Ölund', 5],
+      ['Cy Rao', 1],
+    ]);
+    expect(authors.target.authors.find((a) => a.name === 'Dee')?.commits).toBe(3);
     expect(h.topology).toEqual(asked);
   });
 });
