@@ -311,6 +311,19 @@ describe('an original pointing at its successor', () => {
   it('needs a pointing phrase', () => {
     expect(find('See also golang-jwt/jwt for another implementation.', ['golang-jwt/jwt'])).toBeNull();
   });
+  it('reads names with underscores whole, emphasis aside (0.6.14)', () => {
+    // squizlabs/PHP_CodeSniffer's notice: the link text and the URL both name the successor's repository.
+    expect(
+      find(
+        '> [!WARNING]\n> This repository has been abandoned. Its successor is [PHPCSStandards/PHP_CodeSniffer](https://github.com/PHPCSStandards/PHP_CodeSniffer/)\n',
+        ['phpcsstandards/php_codesniffer'],
+      ),
+    ).toBe('phpcsstandards/php_codesniffer');
+    expect(find('This project is now maintained at __typing_extensions__.', ['typing_extensions'])).toBe('typing_extensions');
+    expect(candidates('a fork of _PHP_CodeSniffer_, see *x_y*')).toEqual(['a', 'fork', 'of', 'php_codesniffer', 'see', 'x_y']);
+    expect(readmeTitle('# PHP_CodeSniffer\n')).toEqual({ title: 'php_codesniffer', line: 1 });
+    expect(readmeTitle('# _Emphasised_\n')).toEqual({ title: 'emphasised', line: 1 });
+  });
 });
 
 describe('a fork of this project', () => {

@@ -1,7 +1,7 @@
 // Declarations of descent in ordinary prose ("This is a fork of the excellent
 // `request` module", "a continuation of harthur/brain", "formerly known as X"):
 // a trigger phrase, then a name within the next few words of the same sentence.
-import { hostedRepo, lineOf } from './names';
+import { EMPHASIS_UNDERSCORES, hostedRepo, lineOf } from './names';
 
 /** One global regular expression matching any of `alternatives` as whole words. */
 const phrases = (alternatives: readonly string[]): RegExp => new RegExp(alternatives.map((t) => `\\b${t}(?![A-Za-z0-9])`).join('|'), 'gi');
@@ -131,7 +131,10 @@ export const normaliseSentence = (s: string): string =>
 
 /** Tokens a name may be cited as: URLs reduced to `owner/repo`, code and emphasis marks dropped. */
 export function candidates(window: string, maxWords = MAX_WORDS_AFTER): string[] {
-  const plain = window.replace(/\]\(([^)]*)\)/g, ' $1 ').replace(/[`*_[\]<>"'()]/g, ' ');
+  const plain = window
+    .replace(/\]\(([^)]*)\)/g, ' $1 ')
+    .replace(/[`*[\]<>"'()]/g, ' ')
+    .replace(EMPHASIS_UNDERSCORES, '$1 ');
   const out: string[] = [];
   TOKEN.lastIndex = 0;
   let m: RegExpExecArray | null;

@@ -11,6 +11,11 @@ export const DOC_FILE = /^(readme|notice|credits|authors|history|about|acknowled
 
 const HOSTS = '(?:github\\.com|gitlab\\.com|codeberg\\.org|bitbucket\\.org)';
 const HOSTED_URL = new RegExp(`${HOSTS}[/:]([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)`, 'g');
+/**
+ * Underscores that open or close Markdown emphasis (`_name_`), at a word's edge: the ones inside a word are part of
+ * a name (PHP_CodeSniffer, typing_extensions) and stay.
+ */
+export const EMPHASIS_UNDERSCORES = /(^|[^A-Za-z0-9])_+|_+(?![A-Za-z0-9])/g;
 /** autoconf's and similar templates' placeholders are not names. */
 const PLACEHOLDER = /^(full-package-name|package|project|name|my-?app|example|untitled|todo)$/i;
 
@@ -63,7 +68,8 @@ export function readmeTitle(text: string): { title: string; line: number } | nul
       .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
       .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
       .replace(/<[^>]+>/g, '')
-      .replace(/[*_`]/g, '')
+      .replace(/[*`]/g, '')
+      .replace(EMPHASIS_UNDERSCORES, '$1')
       .trim();
     if (!l || l.startsWith('..') || l.startsWith('[')) continue; // badges and directives come before the title
     // "Request - Simplified HTTP client": the name is the part before the tagline.
