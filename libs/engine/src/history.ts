@@ -4,7 +4,7 @@ import { BlobReader } from './git/catfile';
 import { resolveGitDir, runGit, streamGitLines } from './git/runner';
 import { Deadline, resolveLimits } from './limits';
 import { IDENTITY_FILE, namesIn } from './lineage/names';
-import { OwnWalkBuilder, topology, type OwnWalk } from './lineage/topology';
+import { topology } from './lineage/topology';
 import type { CommitInfo, History, Inventory, NameRef, PairHistory, PathVersion, RepoRef } from './types';
 import type { StageOptions } from './inventory';
 
@@ -35,11 +35,6 @@ const codePaths = (inv: Inventory): Set<string> => new Set(inv.files.filter((f) 
  * root identity files (manifests, README), for declarations by former names.
  */
 export async function history(repo: RepoRef, source: HistoryInventory, opts: StageOptions = {}): Promise<History> {
-  return (await walkHistory(repo, source, opts)).history;
-}
-
-/** history(), and the walk's commits as the topology reads them when the two histories share none (OwnWalk). */
-async function walkHistory(repo: RepoRef, source: HistoryInventory, opts: StageOptions): Promise<{ history: History; own: OwnWalk }> {
   const limits = resolveLimits(opts.limits);
   const deadline = opts.deadline ?? new Deadline(limits.timeBudgetMs, opts.signal);
   const gitDir = resolveGitDir(repo.dir);
@@ -56,7 +51,6 @@ async function walkHistory(repo: RepoRef, source: HistoryInventory, opts: StageO
   // Progress counts toward the history's real size (bounded by the limit), never toward the limit itself.
   const total = opts.onProgress ? await commitCount(gitDir, commit, limits.maxCommits, opts.signal, deadline) : 0;
   const commits: CommitInfo[] = [];
-  const own = new OwnWalkBuilder();
   const versions: Record<string, PathVersion[]> = {};
   const identityVersions: Record<string, PathVersion[]> = {};
   let cur: CommitInfo | null = null;
@@ -88,8 +82,7 @@ async function walkHistory(repo: RepoRef, source: HistoryInventory, opts: StageO
       'log',
       '--date-order',
       `--max-count=${limits.maxCommits + 1}`,
-      // After the ids and times, what the topology reads when the histories share no commit (OwnWalk): one walk, not two.
-      '--format=tformat:%x01%H %ct %at %P%x00%ae%x00%s%x00%an',
+      '--format=tformat:%x01%H %ct %at %P',
       '--raw',
       '--no-abbrev',
       '--no-renames',
@@ -103,15 +96,11 @@ async function walkHistory(repo: RepoRef, source: HistoryInventory, opts: StageO
     (line) => {
       if (line.startsWith('\x01')) {
         endCommit();
-        const nul = line.indexOf('\0');
-        const [id = '', time = '0', at = '0', ...parents] = line.slice(1, nul).trim().split(' ');
+        const [id = '', time = '0', at = '0', ...parents] = line.slice(1).trim().split(' ');
         if (commits.length >= limits.maxCommits) {
           truncated = true;
           return false;
         }
-        const email = line.slice(nul + 1, line.indexOf('\0', nul + 1));
-        const cut = line.lastIndexOf('\0');
-        own.add(at, email, line.slice(nul + email.length + 2, cut), line.slice(cut + 1));
         const authoredAt = Number(at);
         if (authoredAt < oldestAuthored) oldestAuthored = authoredAt;
         if (authoredAt > newestAuthored) newestAuthored = authoredAt;
@@ -167,7 +156,7 @@ async function walkHistory(repo: RepoRef, source: HistoryInventory, opts: StageO
     ...(opts.side ? { side: opts.side } : {}),
   });
   const names = await projectNames(gitDir, inv, identityVersions, opts);
-  const hist: History = {
+  return {
     commit,
     headTime: commits[0]?.time ?? 0,
     commitsWalked: commits.length,
@@ -177,7 +166,6 @@ async function walkHistory(repo: RepoRef, source: HistoryInventory, opts: StageO
     names,
     ...(commits.length ? { authored: { oldest: oldestAuthored, newest: newestAuthored } } : {}),
   };
-  return { history: hist, own: own.finish(!truncated) };
 }
 
 /** A file a commit added or deleted: its path and blob. */
@@ -360,22 +348,15 @@ export async function histories(
   const limits = resolveLimits(opts.limits);
   const deadline = opts.deadline ?? new Deadline(limits.timeBudgetMs, opts.signal);
   const base = { ...opts, limits, deadline };
-  const [{ history: o, own: oOwn }, { history: t, own: tOwn }] = await Promise.all([
-    walkHistory(origin, inv.origin, { ...base, side: 'origin', reader: opts.readers?.origin ?? opts.reader }),
-    walkHistory(target, inv.target, { ...base, side: 'target', reader: opts.readers?.target }),
+  const [o, t] = await Promise.all([
+    history(origin, inv.origin, { ...base, side: 'origin', reader: opts.readers?.origin ?? opts.reader }),
+    history(target, inv.target, { ...base, side: 'target', reader: opts.readers?.target }),
   ]);
   deadline.check();
   const topo = await topology(
     { origin: origin.dir, target: target.dir },
     { origin: inv.origin.commit, target: inv.target.commit },
-    {
-      limits,
-      deadline,
-      signal: opts.signal,
-      reader: opts.readers?.origin,
-      disjoint: disjoint(o, t),
-      walks: { origin: oOwn, target: tOwn },
-    },
+    { limits, deadline, signal: opts.signal, reader: opts.readers?.origin, disjoint: disjoint(o, t) },
   );
   return { origin: o, target: t, topology: topo };
 }

@@ -68,11 +68,9 @@
  * makes neither the original, and the declarations weigh nothing (KeyDB and Valkey, both forks of Redis);
  * 0.6.14: Lua files are tokenised as the first Lua parse of a thread was: the Lua grammar's scanner kept its state
  * from one parse to the next (tokenize/grammar-fixes.ts), so a Lua file's tokens depended on the file parsed before
- * it on the same thread, and so on scheduling; the authors, founders and rewritten commits of two histories without
- * a merge base come from the history stage's walks (date order: the founder is the author of the walk's last commit,
- * a root, whatever the clock skew; a whole walk of exactly maxCommits has one), not from a second walk of each;
- * a name with underscores is read whole in declarations, successor statements and README titles (only underscores at
- * a word's edge are Markdown emphasis): squizlabs/PHP_CodeSniffer's "Its successor is PHPCSStandards/PHP_CodeSniffer".
+ * it on the same thread, and so on scheduling; a name with underscores is read whole in declarations, successor
+ * statements and README titles (only underscores at a word's edge are Markdown emphasis): squizlabs/PHP_CodeSniffer's
+ * "Its successor is PHPCSStandards/PHP_CodeSniffer".
  */
 export const ENGINE_VERSION = 'lineage-engine/0.6.14';
 export const MANIFEST_VERSION = '1';

@@ -91,7 +91,7 @@ describe('topology of walks that share no commit', () => {
     expect(h.topology).toEqual(asked);
   });
 
-  it("the history stage's walks give the topology what git's own walks give: rewritten commits, authors, founders", async () => {
+  it("a history replayed apart: its rewritten commits, each side's authors and founder, through histories() as when asked", async () => {
     const { h, asked } = await pair('solo.git', soloHead, 'replayed.git', replayedHead);
     expect(h.topology.forkPoints).toEqual([]);
     expect(h.topology.rewritten).toMatchObject({ commits: 12, origin: 12, target: 15 });

@@ -43,63 +43,35 @@ const REWRITTEN_MIN = 10;
 const REWRITTEN_SHARE = 0.05;
 
 /**
- * One side's own commits as the rewritten-history test and copyright attribution read them: each commit's key (its
- * author time, e-mail and subject; the time, its prefix, is read back only for matches), the authors with their
- * commit counts, and the founder (the author of the walk's last commit) when the walk reached the history's start.
- */
-export interface OwnWalk {
-  keys: Set<string>;
-  authors: SideAuthors;
-}
-
-/** Builds an OwnWalk from a walk's commits, newest first (the history stage's walk calls it per commit). */
-export class OwnWalkBuilder {
-  private readonly keys = new Set<string>();
-  private readonly people: { name: string; email: string }[] = [];
-
-  /** `at`: author time (Unix seconds, as git prints it); the rest as git prints %ae, %s and %an. */
-  add(at: string, email: string, subject: string, name: string): void {
-    this.keys.add(`${at}\0${email}\0${subject}`);
-    this.people.push({ name, email });
-  }
-
-  finish(whole: boolean): OwnWalk {
-    return {
-      keys: this.keys,
-      authors: { authors: countAuthors(this.people), founder: whole ? (this.people[this.people.length - 1] ?? null) : null },
-    };
-  }
-}
-
-/**
  * Two histories without a commit id in common that hold the same commits under other ids: the same author time,
  * author e-mail and subject, which a rewrite keeps and two projects do not make by chance. typescript-eslint replayed
  * typescript-eslint-parser's history into packages/ (322 of its 334 commits); plug_cowboy was extracted from plug
- * with the history of its files (42). The same walks count each side's authors, for copyright attribution. The
- * history stage's walks are used when given (`walks`); otherwise git is asked.
+ * with the history of its files (42). The same walk counts each side's authors, for copyright attribution.
  */
 async function ownHistories(
   git: (args: string[]) => Promise<string>,
   o: string,
   t: string,
   max: number,
-  walks?: Record<Side, OwnWalk>,
 ): Promise<{ rewritten?: RewrittenHistory; authors: Record<Side, SideAuthors> }> {
-  // %ae and %an, not the mailmapped %aE and %aN: the pair view has no .mailmap, and a side's own would follow its HEAD,
-  // not the pinned commit.
-  const walk = async (head: string): Promise<OwnWalk> => {
-    const lines = (await git(['log', `--max-count=${max}`, '--format=%at%x00%ae%x00%s%x00%an', '--end-of-options', head]))
+  // A key is its commit's author time, e-mail and subject; the time, its prefix, is read back only for matches. The
+  // author's name follows the key; the walk's last commit is the history's oldest when the walk did not stop short.
+  const walk = async (head: string): Promise<{ keys: Set<string>; authors: SideAuthors }> => {
+    const lines = (await git(['log', `--max-count=${max}`, '--format=%at%x00%aE%x00%s%x00%aN', '--end-of-options', head]))
       .split('\n')
       .filter(Boolean);
-    const b = new OwnWalkBuilder();
+    const keys = new Set<string>();
+    const people: { name: string; email: string }[] = [];
     for (const l of lines) {
-      const [at = '', email = ''] = l.split('\0', 2);
       const cut = l.lastIndexOf('\0');
-      b.add(at, email, l.slice(at.length + email.length + 2, cut), l.slice(cut + 1));
+      const key = l.slice(0, cut);
+      keys.add(key);
+      const at = key.indexOf('\0');
+      people.push({ name: l.slice(cut + 1), email: key.slice(at + 1, key.indexOf('\0', at + 1)) });
     }
-    return b.finish(lines.length < max);
+    return { keys, authors: { authors: countAuthors(people), founder: lines.length < max ? (people[people.length - 1] ?? null) : null } };
   };
-  const [ow, tw] = walks ? [walks.origin, walks.target] : await Promise.all([walk(o), walk(t)]);
+  const [ow, tw] = await Promise.all([walk(o), walk(t)]);
   const authors = { origin: ow.authors, target: tw.authors };
   let commits = 0;
   let newest = 0;
@@ -129,8 +101,6 @@ export async function topology(
     reader?: BlobReader;
     /** the caller's whole walks of both histories share no commit: there is no merge base to ask git for */
     disjoint?: boolean;
-    /** the caller's walks of both histories (the history stage's), read instead of walking them again */
-    walks?: Record<Side, OwnWalk>;
   },
 ): Promise<Topology> {
   const view = PairView.open(resolveGitDir(dirs.origin), resolveGitDir(dirs.target));
@@ -147,7 +117,7 @@ export async function topology(
       ? []
       : (await git(['merge-base', '--all', '--end-of-options', o, t])).split('\n').filter((l) => HEX40.test(l));
     if (!bases.length) {
-      const { rewritten, authors } = await ownHistories(git, o, t, m, opts.walks);
+      const { rewritten, authors } = await ownHistories(git, o, t, m);
       return { ...EMPTY_TOPOLOGY(), truncated: view.shallow, ...(rewritten ? { rewritten } : {}), sideAuthors: authors };
     }
     opts.deadline.check();
