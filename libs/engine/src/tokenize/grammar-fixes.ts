@@ -78,57 +78,54 @@ export function replaceBody(wasm: Uint8Array, exported: string, from: Uint8Array
   };
   let importedFunctions = 0;
   let index = -1;
-  try {
-    while (p < b.length) {
-      const header = p;
-      const id = b[p++]!;
-      const size = leb();
-      const start = p;
-      const end = start + size;
-      if (id === 2) {
-        for (let n = leb(); n > 0; n--) {
-          skipName();
-          skipName();
-          const kind = b[p++]!;
-          if (kind === 0) {
-            leb();
-            importedFunctions++;
-          } else if (kind === 1) {
-            p++; // reference type
-            skipLimits();
-          } else if (kind === 2) skipLimits();
-          else if (kind === 3)
-            p += 2; // value type, mutability
-          else return wasm;
-        }
-      } else if (id === 7) {
-        for (let n = leb(); n > 0; n--) {
-          const len = leb();
-          const name = b.toString('utf8', p, p + len);
-          p += len;
-          const kind = b[p++]!;
-          const i = leb();
-          if (kind === 0 && name === exported) index = i;
-        }
-      } else if (id === 10 && index >= importedFunctions) {
-        const at = index - importedFunctions;
-        const count = leb();
-        for (let i = 0; i < count; i++) {
-          const bodyStart = p;
-          const bodySize = leb();
-          const codeStart = p;
-          p += bodySize;
-          if (i !== at) continue;
-          if (!b.subarray(codeStart, p).equals(from)) return wasm;
-          const section = Buffer.concat([b.subarray(start, bodyStart), uleb(to.length), to, b.subarray(p, end)]);
-          return Buffer.concat([b.subarray(0, header), Buffer.from([10]), uleb(section.length), section, b.subarray(end)]);
-        }
-        return wasm;
+  // Reads past the end give undefined, which ends every loop: a truncated module comes back unchanged.
+  while (p < b.length) {
+    const header = p;
+    const id = b[p++]!;
+    const size = leb();
+    const start = p;
+    const end = start + size;
+    if (id === 2) {
+      for (let n = leb(); n > 0; n--) {
+        skipName();
+        skipName();
+        const kind = b[p++]!;
+        if (kind === 0) {
+          leb();
+          importedFunctions++;
+        } else if (kind === 1) {
+          p++; // reference type
+          skipLimits();
+        } else if (kind === 2) skipLimits();
+        else if (kind === 3)
+          p += 2; // value type, mutability
+        else return wasm;
       }
-      p = end;
+    } else if (id === 7) {
+      for (let n = leb(); n > 0; n--) {
+        const len = leb();
+        const name = b.toString('utf8', p, p + len);
+        p += len;
+        const kind = b[p++]!;
+        const i = leb();
+        if (kind === 0 && name === exported) index = i;
+      }
+    } else if (id === 10 && index >= importedFunctions) {
+      const at = index - importedFunctions;
+      const count = leb();
+      for (let i = 0; i < count; i++) {
+        const bodyStart = p;
+        const bodySize = leb();
+        const codeStart = p;
+        p += bodySize;
+        if (i !== at) continue;
+        if (!b.subarray(codeStart, p).equals(from)) return wasm;
+        const section = Buffer.concat([b.subarray(start, bodyStart), uleb(to.length), to, b.subarray(p, end)]);
+        return Buffer.concat([b.subarray(0, header), Buffer.from([10]), uleb(section.length), section, b.subarray(end)]);
+      }
+      return wasm;
     }
-  } catch {
-    return wasm; // a truncated module: left for the loader to reject
+    p = end;
   }
   return wasm;
 }
