@@ -4,7 +4,8 @@ import { BlobReader } from './git/catfile';
 import { resolveGitDir, runGit, streamGitLines } from './git/runner';
 import { Deadline, resolveLimits } from './limits';
 import { IDENTITY_FILE, namesIn } from './lineage/names';
-import { topology } from './lineage/topology';
+import { PairView } from './git/pair-view';
+import { mergeBases, OwnWalkBuilder, topology } from './lineage/topology';
 import type { CommitInfo, History, Inventory, NameRef, PairHistory, PathVersion, RepoRef } from './types';
 import type { StageOptions } from './inventory';
 
@@ -34,7 +35,13 @@ const codePaths = (inv: Inventory): Set<string> => new Set(inv.files.filter((f) 
  * project went by: at the pinned commit and in sampled past versions of its
  * root identity files (manifests, README), for declarations by former names.
  */
-export async function history(repo: RepoRef, source: HistoryInventory, opts: StageOptions = {}): Promise<History> {
+export async function history(
+  repo: RepoRef,
+  source: HistoryInventory,
+  opts: StageOptions = {},
+  /** fed each commit's author time, e-mail, subject and name, as the topology reads them (OwnWalk) */
+  own?: OwnWalkBuilder,
+): Promise<History> {
   const limits = resolveLimits(opts.limits);
   const deadline = opts.deadline ?? new Deadline(limits.timeBudgetMs, opts.signal);
   const gitDir = resolveGitDir(repo.dir);
@@ -82,7 +89,9 @@ export async function history(repo: RepoRef, source: HistoryInventory, opts: Sta
       'log',
       '--date-order',
       `--max-count=${limits.maxCommits + 1}`,
-      '--format=tformat:%x01%H %ct %at %P',
+      // After the ids and times, what the topology reads of histories without a common commit (OwnWalk): %ae and %an,
+      // as its own walk reads them in the pair view, which has no .mailmap.
+      '--format=tformat:%x01%H %ct %at %P%x00%ae%x00%s%x00%an',
       '--raw',
       '--no-abbrev',
       '--no-renames',
@@ -96,10 +105,16 @@ export async function history(repo: RepoRef, source: HistoryInventory, opts: Sta
     (line) => {
       if (line.startsWith('\x01')) {
         endCommit();
-        const [id = '', time = '0', at = '0', ...parents] = line.slice(1).trim().split(' ');
+        const nul = line.indexOf('\0');
+        const [id = '', time = '0', at = '0', ...parents] = line.slice(1, nul).trim().split(' ');
         if (commits.length >= limits.maxCommits) {
           truncated = true;
           return false;
+        }
+        if (own) {
+          const email = line.slice(nul + 1, line.indexOf('\0', nul + 1));
+          const cut = line.lastIndexOf('\0');
+          own.add(at, email, line.slice(nul + email.length + 2, cut), line.slice(cut + 1));
         }
         const authoredAt = Number(at);
         if (authoredAt < oldestAuthored) oldestAuthored = authoredAt;
@@ -315,17 +330,6 @@ async function projectNames(
   }
 }
 
-/**
- * Whether two whole walks (neither truncated) share no commit: then git's merge bases are none as well (each side
- * reaches in the pair view at most what it reaches alone), and topology need not ask.
- */
-function disjoint(o: History, t: History): boolean {
-  if (o.truncated || t.truncated) return false;
-  const [small, large] = o.commits.length <= t.commits.length ? [o, t] : [t, o];
-  const ids = new Set(small.commits.map((c) => c.id));
-  return !large.commits.some((c) => ids.has(c.id));
-}
-
 /** Up to n items evenly spread over the list, the first always included. */
 function sample<T>(list: readonly T[], n: number): T[] {
   if (list.length <= n) return [...list];
@@ -348,15 +352,36 @@ export async function histories(
   const limits = resolveLimits(opts.limits);
   const deadline = opts.deadline ?? new Deadline(limits.timeBudgetMs, opts.signal);
   const base = { ...opts, limits, deadline };
-  const [o, t] = await Promise.all([
-    history(origin, inv.origin, { ...base, side: 'origin', reader: opts.readers?.origin ?? opts.reader }),
-    history(target, inv.target, { ...base, side: 'target', reader: opts.readers?.target }),
-  ]);
-  deadline.check();
-  const topo = await topology(
-    { origin: origin.dir, target: target.dir },
-    { origin: inv.origin.commit, target: inv.target.commit },
-    { limits, deadline, signal: opts.signal, reader: opts.readers?.origin, disjoint: disjoint(o, t) },
-  );
-  return { origin: o, target: t, topology: topo };
+  const commits = { origin: inv.origin.commit, target: inv.target.commit };
+  const view = PairView.open(resolveGitDir(origin.dir), resolveGitDir(target.dir));
+  try {
+    // The walks keep what the topology reads of histories without a common commit (it would walk both again), until
+    // git, asked beside them, names a merge base: then the histories share commits and nothing of it is needed.
+    const own = { origin: new OwnWalkBuilder(), target: new OwnWalkBuilder() };
+    const bases = mergeBases(view, commits, { deadline, signal: opts.signal }).then((b) => {
+      if (b.length) for (const w of [own.origin, own.target]) w.drop();
+      return b;
+    });
+    bases.catch(() => undefined); // awaited below; a failed walk must not leave it unhandled
+    const [o, t] = await Promise.all([
+      history(origin, inv.origin, { ...base, side: 'origin', reader: opts.readers?.origin ?? opts.reader }, own.origin),
+      history(target, inv.target, { ...base, side: 'target', reader: opts.readers?.target }, own.target),
+    ]);
+    deadline.check();
+    const b = await bases;
+    const m = limits.maxCommits;
+    const topo = await topology({ origin: origin.dir, target: target.dir }, commits, {
+      limits,
+      deadline,
+      signal: opts.signal,
+      reader: opts.readers?.origin,
+      view,
+      bases: b,
+      // A walk cut at maxCommits holds the newest commits in date order, not the ones git log lists first: asked again.
+      ...(b.length || o.truncated || t.truncated ? {} : { walks: { origin: own.origin.finish(m), target: own.target.finish(m) } }),
+    });
+    return { origin: o, target: t, topology: topo };
+  } finally {
+    view.close();
+  }
 }

@@ -1,9 +1,11 @@
-// histories() tells topology() when the two whole walks share no commit, and topology then skips asking git for
-// merge bases. The hint must give what git would have said, and must never be given for walks that were cut short.
+// histories() asks git for the merge bases beside its walks; when there are none, it hands topology() what its walks
+// read of each side's own commits (authors, founders, rewritten-history keys) instead of topology() walking both again.
+// Either way it must give what topology() gives when asked alone, and walks cut short must never stand in for git.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Deadline, histories, inventory, resolveLimits, topology } from '@lineage/engine';
+import { OwnWalkBuilder } from '../src/lineage/topology';
 import { buildDagRepo, buildRepo, type CommitSpec, type DagCommit } from '../../../test/fixtures/git-builder';
 
 const base = mkdtempSync(join(tmpdir(), 'lineage-topology-disjoint-'));
@@ -105,5 +107,27 @@ describe('topology of walks that share no commit', () => {
     ]);
     expect(authors.target.authors.find((a) => a.name === 'Dee')?.commits).toBe(3);
     expect(h.topology).toEqual(asked);
+  });
+
+  it('topology() reads the walks it is given instead of walking the histories again', async () => {
+    const limits = resolveLimits({});
+    // Given walks that share twelve keys: a rewritten history git's own walks of these two histories do not show.
+    const walk = (extra: string): OwnWalkBuilder => {
+      const b = new OwnWalkBuilder();
+      for (let i = 0; i < 12; i++) b.add(String(1_600_000_000 + i), 'x@example.invalid', `shared ${i}`, 'X');
+      b.add('1700000000', 'y@example.invalid', extra, 'Y');
+      return b;
+    };
+    const dirs = { origin: join(base, 'upstream.git'), target: join(base, 'other.git') };
+    const commits = { origin: upstream, target: other };
+    const opts = { limits, deadline: new Deadline(60_000) };
+    expect((await topology(dirs, commits, opts)).rewritten).toBeUndefined();
+    const given = await topology(dirs, commits, {
+      ...opts,
+      bases: [],
+      walks: { origin: walk('o').finish(limits.maxCommits), target: walk('t').finish(limits.maxCommits) },
+    });
+    expect(given.rewritten).toMatchObject({ commits: 12, origin: 13, target: 13 });
+    expect(given.sideAuthors!.origin.founder).toEqual({ name: 'Y', email: 'y@example.invalid' });
   });
 });

@@ -98,7 +98,12 @@ export function countAuthors(records: Iterable<{ name: string; email: string }>)
     if (c) c.commits++;
     else m.set(k, { name: r.name, email: r.email, commits: 1 });
   }
-  return [...m.values()].sort(
+  return sortAuthors([...m.values()]);
+}
+
+/** Most commits first, then by name and e-mail: the order countAuthors gives (the list is sorted in place). */
+export function sortAuthors(list: AuthorCount[]): AuthorCount[] {
+  return list.sort(
     (a, b) => b.commits - a.commits || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.email < b.email ? -1 : a.email > b.email ? 1 : 0),
   );
 }

@@ -5,7 +5,7 @@ import type { Deadline } from '../limits';
 import type { AuthorCount, Limits, NameRef, Rename, RewrittenHistory, Side, Topology } from '../types';
 import type { SideAuthors } from './licence';
 import { declarationSentences } from './declarations';
-import { countAuthors } from './maintainers';
+import { countAuthors, sortAuthors } from './maintainers';
 import { DOC_FILE, IDENTITY_FILE, namesIn, sameName } from './names';
 
 const HEX40 = /^[0-9a-f]{40}$/;
@@ -43,35 +43,85 @@ const REWRITTEN_MIN = 10;
 const REWRITTEN_SHARE = 0.05;
 
 /**
+ * One side's own commits as the rewritten-history test and copyright attribution read them: each commit's key (its
+ * author time, e-mail and subject; the time, its prefix, is read back only for matches), the authors with their
+ * commit counts, and the founder (the author of the walk's last commit) when the walk reached the history's start.
+ */
+export interface OwnWalk {
+  keys: Set<string>;
+  authors: SideAuthors;
+}
+
+/**
+ * Builds an OwnWalk from a walk's commits, newest first: the history stage's walk feeds it, so that histories without
+ * a commit in common are not walked a second time. Authors are tallied as they come (a few hundred entries for
+ * thousands of commits), and every string kept is a key of a Set or Map, so it is a flat copy and holds nothing of
+ * the walk's output.
+ */
+export class OwnWalkBuilder {
+  private keys = new Set<string>();
+  private tally = new Map<string, number>();
+  private last: string | null = null;
+  private count = 0;
+  private dropped = false;
+
+  /** `at`: author time (Unix seconds, as git prints it); the rest as git prints %ae, %s and %an. */
+  add(at: string, email: string, subject: string, name: string): void {
+    if (this.dropped) return;
+    this.keys.add(`${at}\0${email}\0${subject}`);
+    const who = `${name}\0${email}`;
+    this.tally.set(who, (this.tally.get(who) ?? 0) + 1);
+    this.last = who;
+    this.count++;
+  }
+
+  /** Nothing more is kept: the histories share commits, and the topology reads them otherwise. */
+  drop(): void {
+    this.dropped = true;
+    this.keys = new Set();
+    this.tally = new Map();
+    this.last = null;
+  }
+
+  /** The walk as read; the founder when it held fewer than `max` commits (as `git log --max-count=max` would). */
+  finish(max: number): OwnWalk {
+    const person = (k: string): { name: string; email: string } => {
+      const cut = k.indexOf('\0');
+      return { name: k.slice(0, cut), email: k.slice(cut + 1) };
+    };
+    const authors = sortAuthors([...this.tally].map(([k, commits]) => ({ ...person(k), commits })));
+    return { keys: this.keys, authors: { authors, founder: this.count < max && this.last !== null ? person(this.last) : null } };
+  }
+}
+
+/**
  * Two histories without a commit id in common that hold the same commits under other ids: the same author time,
  * author e-mail and subject, which a rewrite keeps and two projects do not make by chance. typescript-eslint replayed
  * typescript-eslint-parser's history into packages/ (322 of its 334 commits); plug_cowboy was extracted from plug
- * with the history of its files (42). The same walk counts each side's authors, for copyright attribution.
+ * with the history of its files (42). The same walks count each side's authors, for copyright attribution. The
+ * history stage's walks are read when given (`walks`); otherwise git is asked.
  */
 async function ownHistories(
   git: (args: string[]) => Promise<string>,
   o: string,
   t: string,
   max: number,
+  walks?: Record<Side, OwnWalk>,
 ): Promise<{ rewritten?: RewrittenHistory; authors: Record<Side, SideAuthors> }> {
-  // A key is its commit's author time, e-mail and subject; the time, its prefix, is read back only for matches. The
-  // author's name follows the key; the walk's last commit is the history's oldest when the walk did not stop short.
-  const walk = async (head: string): Promise<{ keys: Set<string>; authors: SideAuthors }> => {
-    const lines = (await git(['log', `--max-count=${max}`, '--format=%at%x00%aE%x00%s%x00%aN', '--end-of-options', head]))
-      .split('\n')
-      .filter(Boolean);
-    const keys = new Set<string>();
-    const people: { name: string; email: string }[] = [];
-    for (const l of lines) {
+  // %ae and %an, not the mailmapped %aE and %aN: the pair view has no .mailmap (nor does it read a side's own, which
+  // would follow that side's HEAD, not the pinned commit), and the history stage's walks, on each side's repository, say
+  // the same.
+  const walk = async (head: string): Promise<OwnWalk> => {
+    const b = new OwnWalkBuilder();
+    for (const l of (await git(['log', `--max-count=${max}`, '--format=%at%x00%ae%x00%s%x00%an', '--end-of-options', head])).split('\n')) {
+      if (!l) continue;
+      const [at = '', email = ''] = l.split('\0', 2);
       const cut = l.lastIndexOf('\0');
-      const key = l.slice(0, cut);
-      keys.add(key);
-      const at = key.indexOf('\0');
-      people.push({ name: l.slice(cut + 1), email: key.slice(at + 1, key.indexOf('\0', at + 1)) });
+      b.add(at, email, l.slice(at.length + email.length + 2, cut), l.slice(cut + 1));
     }
-    return { keys, authors: { authors: countAuthors(people), founder: lines.length < max ? (people[people.length - 1] ?? null) : null } };
+    return b.finish(max);
   };
-  const [ow, tw] = await Promise.all([walk(o), walk(t)]);
+  const [ow, tw] = walks ? [walks.origin, walks.target] : await Promise.all([walk(o), walk(t)]);
   const authors = { origin: ow.authors, target: tw.authors };
   let commits = 0;
   let newest = 0;
@@ -99,11 +149,15 @@ export async function topology(
     deadline: Deadline;
     signal?: AbortSignal;
     reader?: BlobReader;
-    /** the caller's whole walks of both histories share no commit: there is no merge base to ask git for */
-    disjoint?: boolean;
+    /** the pair's view, open (the caller closes it); otherwise one is opened for this call */
+    view?: PairView;
+    /** the pinned commits' merge bases (mergeBases), when the caller asked already */
+    bases?: string[];
+    /** both sides' own walks (the history stage's), read instead of walking them again when there is no merge base */
+    walks?: Record<Side, OwnWalk>;
   },
 ): Promise<Topology> {
-  const view = PairView.open(resolveGitDir(dirs.origin), resolveGitDir(dirs.target));
+  const view = opts.view ?? PairView.open(resolveGitDir(dirs.origin), resolveGitDir(dirs.target));
   const git = (args: string[], maxOutputBytes = 64 * 1024 * 1024): Promise<string> =>
     view
       .run(args, { signal: opts.signal, timeoutMs: opts.deadline.remainingMs(), maxOutputBytes, okExitCodes: [1] })
@@ -113,11 +167,9 @@ export async function topology(
     const o = commits.origin;
     const t = commits.target;
     if (!HEX40.test(o) || !HEX40.test(t)) throw new Error('topology needs resolved commit ids');
-    const bases = opts.disjoint
-      ? []
-      : (await git(['merge-base', '--all', '--end-of-options', o, t])).split('\n').filter((l) => HEX40.test(l));
+    const bases = opts.bases ?? (await mergeBases(view, commits, opts));
     if (!bases.length) {
-      const { rewritten, authors } = await ownHistories(git, o, t, m);
+      const { rewritten, authors } = await ownHistories(git, o, t, m, opts.walks);
       return { ...EMPTY_TOPOLOGY(), truncated: view.shallow, ...(rewritten ? { rewritten } : {}), sideAuthors: authors };
     }
     opts.deadline.check();
@@ -188,8 +240,26 @@ export async function topology(
       renames,
     };
   } finally {
-    view.close();
+    if (!opts.view) view.close();
   }
+}
+
+/** The merge bases of the two pinned commits (none for histories without a commit in common), as git gives them. */
+export async function mergeBases(
+  view: PairView,
+  commits: { origin: string; target: string },
+  opts: { deadline: Deadline; signal?: AbortSignal },
+): Promise<string[]> {
+  if (!HEX40.test(commits.origin) || !HEX40.test(commits.target)) throw new Error('merge bases need resolved commit ids');
+  const out = await view.run(['merge-base', '--all', '--end-of-options', commits.origin, commits.target], {
+    signal: opts.signal,
+    timeoutMs: opts.deadline.remainingMs(),
+    okExitCodes: [1],
+  });
+  return out
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => HEX40.test(l));
 }
 
 /**
