@@ -70,7 +70,10 @@
  * from one parse to the next (tokenize/grammar-fixes.ts), so a Lua file's tokens depended on the file parsed before
  * it on the same thread, and so on scheduling; a name with underscores is read whole in declarations, successor
  * statements and README titles (only underscores at a word's edge are Markdown emphasis): squizlabs/PHP_CodeSniffer's
- * "Its successor is PHPCSStandards/PHP_CodeSniffer".
+ * "Its successor is PHPCSStandards/PHP_CodeSniffer";
+ * 0.6.15: a declaration naming a project at a release (a dotted version after a hyphen or an at sign) names the
+ * project: ploxiln/fab-classic's "forked from Fabric-1.14" declares descent from fabric, as Fabric3's "a fork of
+ * Fabric" does, and the two forks of fabric 1.x are siblings.
  */
-export const ENGINE_VERSION = 'lineage-engine/0.6.14';
+export const ENGINE_VERSION = 'lineage-engine/0.6.15';
 export const MANIFEST_VERSION = '1';

@@ -1,4 +1,4 @@
-import { candidates, declarationSentences, findDeclaration, findSuccessor } from '../src/lineage/declarations';
+import { candidates, declarationSentences, findDeclaration, findSuccessor, unversioned } from '../src/lineage/declarations';
 import { continuity, countAuthors } from '../src/lineage/maintainers';
 import { namesIn, readmeTitle, sameName, selfUrl, spellings } from '../src/lineage/names';
 
@@ -232,6 +232,31 @@ describe('declarations worded as a part taken out of the other project (0.6.9)',
     expect(find('Extracted from Rails, where it powered ActiveSupport for years.', ['rails'])).toBe('rails');
     expect(find('The parser was spun out of acorn in 2017.', ['acorn'])).toBe('acorn');
     expect(find('It pulled the data out of jedi and split it.', ['jedi'])).toBeNull();
+  });
+});
+
+describe('a project cited at a release (0.6.15)', () => {
+  const find = declaredName;
+  it('reads the name of a project cited with a dotted version after a hyphen or an at sign', () => {
+    // ploxiln/fab-classic, a fork of fabric 1.x like Fabric3.
+    expect(find('This is forked from Fabric-1.14 from https://github.com/fabric/fabric/tree/1.14\nand is intended', ['fabric'])).toBe(
+      'fabric',
+    );
+    expect(find('A fork of left-pad@1.3.0 with types.', ['left-pad'])).toBe('left-pad');
+    expect(find('Forked from foo-v2.x.', ['foo'])).toBe('foo');
+    // A name that holds a version is matched whole first; names that end in digits are names of their own.
+    expect(find('A fork of lua-5.1 for sandboxes.', ['lua-5.1', 'lua'])).toBe('lua-5.1');
+    expect(find('A fork of fabric3.', ['fabric'])).toBeNull();
+    expect(find('A fork of yaml.v2 with fixes.', ['yaml'])).toBeNull();
+    expect(find('A fork of log4j-2 with fixes.', ['log4j'])).toBeNull();
+  });
+
+  it('splits off the version only', () => {
+    expect(unversioned('fabric-1.14')).toBe('fabric');
+    expect(unversioned('@scope/pkg@2.0.1')).toBe('@scope/pkg');
+    expect(unversioned('foo-v2.x')).toBe('foo');
+    expect(unversioned('python-2')).toBeNull();
+    expect(unversioned('1.14')).toBeNull();
   });
 });
 

@@ -129,6 +129,16 @@ export const normaliseSentence = (s: string): string =>
     .replace(/[^a-z0-9@/._-]+/g, ' ')
     .trim();
 
+/**
+ * A project cited at a release ("forked from Fabric-1.14", "a fork of foo@2.3.1", "bar-1.x"): the name without the
+ * version, or null. Only a dotted version after a hyphen or an at sign: "fabric3", "web3", "log4j" and "yaml.v2" are
+ * names of their own.
+ */
+export function unversioned(token: string): string | null {
+  const m = /^([@a-z0-9][a-z0-9@._/+-]*?[a-z0-9])[-@]v?\d+(?:\.(?:\d+|x))+$/.exec(token);
+  return m ? m[1]! : null;
+}
+
 /** Tokens a name may be cited as: URLs reduced to `owner/repo`, code and emphasis marks dropped. */
 export function candidates(window: string, maxWords = MAX_WORDS_AFTER): string[] {
   const plain = window
@@ -217,12 +227,14 @@ function find(
       // "a fork of this project is maintained at X" speaks of the declarer's own descendants (see SUCCESSOR).
       if (stopAtOwn && THIS_PROJECT.test(win)) continue;
       for (let i = 0; i < Math.min(cs.length, maxWords); i++) {
-        const c = cs[i]!;
-        if (names.has(c) && !own.has(c)) {
+        const word = cs[i]!;
+        const bare = unversioned(word);
+        const c = [word, bare].find((x) => x !== null && names.has(x) && !own.has(x));
+        if (c) {
           if (stopAtOwn && borrowsAnIdea(cs, i)) break;
           return { name: c, path: d.path, line: lineOf(text, m.index), sentence: normaliseSentence(m[0] + ' ' + win) };
         }
-        if (stopAtOwn && own.has(c)) break;
+        if (stopAtOwn && own.has(word)) break;
       }
     }
   }
