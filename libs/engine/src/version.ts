@@ -73,7 +73,10 @@
  * "Its successor is PHPCSStandards/PHP_CodeSniffer";
  * 0.6.15: a declaration naming a project at a release (a dotted version after a hyphen or an at sign) names the
  * project: ploxiln/fab-classic's "forked from Fabric-1.14" declares descent from fabric, as Fabric3's "a fork of
- * Fabric" does, and the two forks of fabric 1.x are siblings.
+ * Fabric" does, and the two forks of fabric 1.x are siblings; a library both sides embed is also told by a
+ * public-domain dedication (SQLite's "The author disclaims copyright") or a pointer to the notice in another file
+ * (Lua's "See Copyright Notice in lua.h") heading its files on both sides, which may then be up to 80% of a side's
+ * code (go-sqlite3 and rusqlite, dew and lua_sandbox).
  */
 export const ENGINE_VERSION = 'lineage-engine/0.6.15';
 export const MANIFEST_VERSION = '1';

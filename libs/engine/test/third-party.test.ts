@@ -97,4 +97,59 @@ describe('thirdPartyCode', () => {
     // 70% of the matched material is in yyjson.c: below THIRD_PARTY_MATCHED_SHARE, though main.c sits beside it.
     expect(thirdPartyCode({ origin: root(side({ own: 'Jane Roe' })), target: side({ own: 'Bob Moe' }) })).toBeNull();
   });
+
+  // SQLite's blessing (sqlite3.h, the amalgamation) names no holder; Lua's files point at the notice in lua.h.
+  const SQLITE = '/*\n** 2001-09-15\n**\n** The author disclaims copyright to this source code.  In place of\n** a legal notice, here is a blessing:\n*/\n';
+  const LUA = '/*\n** $Id: lapi.c $\n** Lua API\n** See Copyright Notice in lua.h\n*/\n';
+  const embedding = (own: string, head: string, path: string, libTokens: number, over: Partial<SideThirdPartyInput> = {}) =>
+    side({
+      own,
+      heads: [
+        { path, blobId: 'c'.repeat(40), text: head },
+        { path: 'src/main.c', blobId: 'b'.repeat(40), text: `/* Copyright 2023 ${own} */\n` },
+      ],
+      matched: new Map([
+        [path, 950],
+        ['src/main.c', 50],
+      ]),
+      code: [
+        { path, tokens: libTokens },
+        { path: 'src/main.c', tokens: 1000 },
+      ],
+      ...over,
+    });
+
+  it('reads a public-domain dedication on both sides as a library both embed, unless a side dedicates its own code so', () => {
+    const r = thirdPartyCode({
+      origin: embedding('Jane Roe', SQLITE, 'sqlite3-binding.h', 250),
+      target: embedding('Bob Moe', SQLITE, 'libsqlite3-sys/sqlite3/sqlite3.h', 250),
+    });
+    expect(r).toMatchObject({ holder: 'the public domain', notice: 'dedication', origin: { line: 4 }, target: { line: 4 } });
+    const unlicensed = embedding('Jane Roe', SQLITE, 'sqlite3.h', 250, {
+      licences: [{ text: 'This is free and unencumbered software released into the public domain.\n' }],
+    });
+    expect(thirdPartyCode({ origin: unlicensed, target: embedding('Bob Moe', SQLITE, 'sqlite3.h', 250) })).toBeNull();
+  });
+
+  it('reads a pointer to a notice in another file, the same on both sides, up to LIBRARY_CODE_SHARE of a side', () => {
+    // dew and lua_sandbox: Lua is 57% and 55% of their code.
+    const r = thirdPartyCode({
+      origin: embedding('Jane Roe', LUA, 'src/lua/lapi.c', 1300),
+      target: embedding('Bob Moe', LUA, 'include/lua/lapi.c', 1200),
+    });
+    expect(r).toMatchObject({ holder: 'lua.h', notice: 'pointer', origin: { path: 'src/lua/lapi.c', line: 4 } });
+    expect(r!.codeShare.origin).toBeCloseTo(1300 / 2300);
+    // Lua itself (or a side that is nearly all Lua) is not embedding it.
+    expect(
+      thirdPartyCode({ origin: embedding('Jane Roe', LUA, 'src/lua/lapi.c', 9000), target: embedding('Bob Moe', LUA, 'lua/lapi.c', 1200) }),
+    ).toBeNull();
+    // Pointers at different files are different notices.
+    const other = embedding('Bob Moe', LUA.replace('lua.h', 'luajit.h'), 'lua/lapi.c', 1200);
+    expect(thirdPartyCode({ origin: embedding('Jane Roe', LUA, 'src/lua/lapi.c', 1300), target: other })).toBeNull();
+  });
+
+  it("a named holder's files stay under THIRD_PARTY_CODE_SHARE of a side (a company's notice on an original's files)", () => {
+    const named = (own: string) => embedding(own, MIT('Acme Corp'), 'lib/acme.c', 1300);
+    expect(thirdPartyCode({ origin: named('Jane Roe'), target: named('Bob Moe') })).toBeNull();
+  });
 });

@@ -412,9 +412,16 @@ export async function compare(
       time: null,
       commit: null,
       detail:
-        `the matched code is "${third.holder}"'s on both sides: the origin's ${third.origin.path}:${third.origin.line} and the target's ` +
-        `${third.target.path}:${third.target.line} keep that copyright notice, and its holder is neither side's author nor named in ` +
-        `either side's licence; its files hold ${pct(third.matchedShare.origin)} of the origin's matched material and ${pct(third.codeShare.origin)} ` +
+        (third.notice === 'dedication'
+          ? `the matched code is dedicated to the public domain on both sides: the origin's ${third.origin.path}:${third.origin.line} and ` +
+            `the target's ${third.target.path}:${third.target.line} say so, and neither side's licence dedicates its own code so; its files hold`
+          : third.notice === 'pointer'
+            ? `the matched code points at the copyright notice in ${third.holder} on both sides: the origin's ${third.origin.path}:` +
+              `${third.origin.line} and the target's ${third.target.path}:${third.target.line} say so; its files hold`
+            : `the matched code is "${third.holder}"'s on both sides: the origin's ${third.origin.path}:${third.origin.line} and the target's ` +
+              `${third.target.path}:${third.target.line} keep that copyright notice, and its holder is neither side's author nor named in ` +
+              `either side's licence; its files hold`) +
+        ` ${pct(third.matchedShare.origin)} of the origin's matched material and ${pct(third.codeShare.origin)} ` +
         `of its code, ${pct(third.matchedShare.target)} and ${pct(third.codeShare.target)} of the target's: a library both embed`,
     });
   }

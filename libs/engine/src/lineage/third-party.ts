@@ -13,6 +13,13 @@ export const HEAD_LINES = 40;
 export const THIRD_PARTY_MATCHED_SHARE = 0.8;
 /** and less than this share of each side's code (by tokens): the rest of each side is its own. */
 export const THIRD_PARTY_CODE_SHARE = 0.5;
+/**
+ * For a library's own kind of notice, that names no holder (a public-domain dedication, a pointer to the notice in
+ * another file), less than this share: a small project built around an embedded interpreter is mostly that
+ * interpreter (dew and lua_sandbox: 57% and 55% Lua), and no company's notice on an original's files reads so; the
+ * library itself, every file of which says so, stays above it.
+ */
+export const LIBRARY_CODE_SHARE = 0.8;
 
 export interface SideThirdPartyInput {
   /** heads (first HEAD_LINES lines) of the side's matched code files */
@@ -27,14 +34,43 @@ export interface SideThirdPartyInput {
 }
 
 export interface ThirdParty {
-  /** the holder as the origin's file spells it */
+  /** the holder as the origin's file spells it; for a dedication "the public domain", for a pointer the file named */
   holder: string;
+  /** how the files say whose the code is: a holder's notice, a public-domain dedication, a pointer to a notice elsewhere */
+  notice: 'holder' | 'dedication' | 'pointer';
   /** where each side's notice stands */
   origin: { path: string; line: number; blobId: string };
   target: { path: string; line: number; blobId: string };
   /** the holder's files' share of each side's matched fingerprints and of its code bytes */
   matchedShare: Record<Side, number>;
   codeShare: Record<Side, number>;
+}
+
+/**
+ * A public-domain dedication: SQLite's "The author disclaims copyright to this source code", "placed in the public
+ * domain", "released into the public domain". Code so dedicated is no one's: heading the matched files on both sides it
+ * marks a library both embed (go-sqlite3 and rusqlite both carry SQLite's sqlite3.h) unless a side's root licence
+ * dedicates that side's own code so. Read as one more holder, PUBLIC_DOMAIN, under the same shares as a named one.
+ */
+const DEDICATION = /\b(?:disclaims?\s+(?:all\s+)?copyright|(?:placed|released|dedicated)\s+(?:in|into|to)\s+the\s+public\s+domain)\b/i;
+const PUBLIC_DOMAIN = 'pd:';
+
+/**
+ * A head that points at the notice instead of holding it: every file of PUC-Rio's Lua says "See Copyright Notice in
+ * lua.h" (the notice stands at the end of lua.h, which lua_sandbox keeps in another directory than its Lua sources),
+ * LuaJIT's "See Copyright Notice in luajit.h". The same pointer on both sides is read as one holder, named by the file.
+ */
+const NOTICE_POINTER = /\bsee\s+(?:the\s+)?copyright\s+notice\s+in\s+([A-Za-z0-9_][\w.-]*[A-Za-z0-9_])/i;
+
+/** The holders a file head names; a public-domain dedication and a pointer to a notice elsewhere as holders too. */
+function holdersIn(head: string): { line: number; holder: string; keys: string[] }[] {
+  const out = copyrightHolders(head).map((c) => ({ line: c.line, holder: c.holder, keys: keysOf(c) }));
+  const lineAt = (i: number): number => head.slice(0, i).split('\n').length;
+  const d = DEDICATION.exec(head);
+  if (d) out.push({ line: lineAt(d.index), holder: 'the public domain', keys: [PUBLIC_DOMAIN] });
+  const p = NOTICE_POINTER.exec(head);
+  if (p) out.push({ line: lineAt(p.index), holder: p[1]!, keys: [`ref:${p[1]!.toLowerCase()}`] });
+  return out;
 }
 
 const dirOf = (p: string): string => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
@@ -48,7 +84,8 @@ const keysOf = (h: { names: string[]; emails: string[] }): string[] => [
  * not named in either side's root licence, neither side's founder, nor the maker of PRINCIPAL_SHARE of either side's
  * commits. A holder's files are those whose head names it and, in a directory below the root, the files beside them
  * (Lua's notice stands in lua.h alone; its other files say "See Copyright Notice in lua.h"). On each side those files
- * must hold THIRD_PARTY_MATCHED_SHARE of the matched fingerprints and less than THIRD_PARTY_CODE_SHARE of the code:
+ * must hold THIRD_PARTY_MATCHED_SHARE of the matched fingerprints and less than THIRD_PARTY_CODE_SHARE of the code
+ * (LIBRARY_CODE_SHARE for a dedication or a pointer to a notice):
  * an original whose every file carries its company's notice (id Software's) is that side's own code, not a library
  * both embed. Null when no holder qualifies.
  */
@@ -61,16 +98,19 @@ export function thirdPartyCode(sides: Record<Side, SideThirdPartyInput>): ThirdP
     const s = sides[side];
     const notices = new Map<string, Found[]>();
     for (const h of [...s.heads].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
-      for (const c of copyrightHolders(h.text.split('\n', HEAD_LINES).join('\n')))
-        for (const k of keysOf(c)) {
+      for (const c of holdersIn(h.text.split('\n', HEAD_LINES).join('\n')))
+        for (const k of c.keys) {
           const with_ = together.get(k) ?? together.set(k, new Set()).get(k)!;
-          for (const j of keysOf(c)) with_.add(j);
+          for (const j of c.keys) with_.add(j);
           const list = notices.get(k) ?? notices.set(k, []).get(k)!;
           if (!list.some((f) => f.path === h.path)) list.push({ holder: c.holder, path: h.path, line: c.line, blobId: h.blobId });
         }
     // A side's own names: the holders of its root licences and its principal authors.
     const own = new Set<string>();
-    for (const l of s.licences) for (const c of copyrightHolders(l.text)) for (const k of keysOf(c)) own.add(k);
+    for (const l of s.licences) {
+      for (const c of copyrightHolders(l.text)) for (const k of keysOf(c)) own.add(k);
+      if (DEDICATION.test(l.text)) own.add(PUBLIC_DOMAIN);
+    }
     const people = s.authors.authors.filter((a) => !isBot(a));
     const total = people.reduce((n, a) => n + a.commits, 0);
     for (const a of people)
@@ -115,13 +155,26 @@ export function thirdPartyCode(sides: Record<Side, SideThirdPartyInput>): ThirdP
       codeShare[side] = allCode ? inCode / allCode : 1;
     }
     const ok = (['origin', 'target'] as const).every(
-      (side) => matchedShare[side] >= THIRD_PARTY_MATCHED_SHARE && codeShare[side] < THIRD_PARTY_CODE_SHARE,
+      (side) =>
+        matchedShare[side] >= THIRD_PARTY_MATCHED_SHARE &&
+        codeShare[side] < (key === PUBLIC_DOMAIN || key.startsWith('ref:') ? LIBRARY_CODE_SHARE : THIRD_PARTY_CODE_SHARE),
     );
     if (!ok) continue;
     const least = Math.min(matchedShare.origin, matchedShare.target);
     if (best && (least < best.least || (least === best.least && key >= best.key))) continue;
     const at = (f: Found): ThirdParty['origin'] => ({ path: f.path, line: f.line, blobId: f.blobId });
-    best = { key, least, found: { holder: oFound[0]!.holder, origin: at(oFound[0]!), target: at(tFound[0]!), matchedShare, codeShare } };
+    best = {
+      key,
+      least,
+      found: {
+        holder: oFound[0]!.holder,
+        notice: key === PUBLIC_DOMAIN ? 'dedication' : key.startsWith('ref:') ? 'pointer' : 'holder',
+        origin: at(oFound[0]!),
+        target: at(tFound[0]!),
+        matchedShare,
+        codeShare,
+      },
+    };
   }
   return best?.found ?? null;
 }
