@@ -320,7 +320,7 @@ export interface Comparison {
   thirdParty?: string;
   /** without shared commit ids: how many commits both histories hold under other ids (Topology's `rewritten`), when enough to be a rewritten history */
   rewritten?: number;
-  /** without shared commit ids: the side whose licence names the other side's principal author as a copyright holder (the manifest's COPYRIGHT_ATTRIBUTION item) */
+  /** without shared commit ids: the side whose licence names the other side's principal author as a copyright holder, or whose matched files add its own notice under one both keep (the manifest's COPYRIGHT_ATTRIBUTION items); absent when the two disagree */
   attributedBy?: Side;
   /** without shared commit ids: the side that points at the other as where the project went on (the manifest's SUCCESSOR_NAMED item), when only one does */
   successorNamedBy?: Side;

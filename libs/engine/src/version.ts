@@ -76,7 +76,11 @@
  * Fabric" does, and the two forks of fabric 1.x are siblings; a library both sides embed is also told by a
  * public-domain dedication (SQLite's "The author disclaims copyright") or a pointer to the notice in another file
  * (Lua's "See Copyright Notice in lua.h") heading its files on both sides, which may then be up to 80% of a side's
- * code (go-sqlite3 and rusqlite, dew and lua_sandbox).
+ * code (go-sqlite3 and rusqlite, dew and lua_sandbox);
+ * 0.6.16: without shared history, one side's matched files adding its own people's copyright notice under a holder
+ * both sides' files name makes that side the copier (COPYRIGHT_ATTRIBUTION, as a licence naming the other side's
+ * author does): Chocolate Doom's "Copyright(C) 2005-2014 Simon Howard" under id Software's notice, which id's 2012
+ * upload of the 1997 release has alone.
  */
-export const ENGINE_VERSION = 'lineage-engine/0.6.15';
+export const ENGINE_VERSION = 'lineage-engine/0.6.16';
 export const MANIFEST_VERSION = '1';

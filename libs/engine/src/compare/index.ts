@@ -24,6 +24,7 @@ import { DatingCache, MaterialDater } from './history-layer';
 import { FingerprintPool } from '../workers/pool';
 import { DOC_FILE, directoryNames, pathNamesProject, urlNames } from '../lineage/names';
 import { commonTemplate, templatesCited } from '../lineage/templates';
+import { addedNotice } from '../lineage/added-notice';
 import { LICENCE_FILE, licenceAttribution } from '../lineage/licence';
 import { thirdPartyCode, type SideThirdPartyInput } from '../lineage/third-party';
 import { lineageSignals, type SideLineageInput } from '../lineage/signals';
@@ -425,6 +426,36 @@ export async function compare(
         `of its code, ${pct(third.matchedShare.target)} and ${pct(third.codeShare.target)} of the target's: a library both embed`,
     });
   }
+  // Without a library both embed: one side's matched files adding its own people's notice under one both name.
+  const added = embedded && !third ? addedNotice({ origin: embeddedSide('origin', o), target: embeddedSide('target', t) }) : null;
+  if (added) {
+    const by = added.by;
+    const from: Side = by === 'origin' ? 'target' : 'origin';
+    const at: Location = { path: added.path, startLine: added.line, endLine: added.line, blobId: added.blobId };
+    const detail =
+      `the ${by}'s ${added.path}:${added.line} adds "${added.added}", one of the ${by}'s own, under "${added.holder}", whom the ` +
+      `${from}'s files name without it; the ${by}'s files that do so hold ${Math.round(added.share * 100)}% of its matched ` +
+      `material: the ${by} took the files and went on from them`;
+    evidence.push({
+      id: '',
+      layer: 'HISTORY',
+      kind: 'COPYRIGHT_ATTRIBUTION',
+      strength: 'STRONG',
+      score: dec(2 / 3),
+      origin: by === 'origin' ? at : null,
+      target: by === 'target' ? at : null,
+      detail,
+    });
+    chronology.push({
+      kind: 'COPYRIGHT_ATTRIBUTION',
+      side: by,
+      time: null,
+      commit: null,
+      detail: `${added.path}:${added.line} adds the ${by}'s own copyright notice under the one both sides' files keep`,
+    });
+  }
+  // Both copyright readings name the copier; when they disagree, neither gives the direction.
+  const attributedBy = attribution && added ? (attribution.by === added.by ? attribution.by : null) : (attribution?.by ?? added?.by ?? null);
   // Two projects generated from one template: both READMEs cite it, and on each side the matched material first
   // appeared in one commit that made the project's files (its bootstrap). The template is their common source.
   const own = new Set([
@@ -506,7 +537,7 @@ export async function compare(
     ...(template ? { template } : {}),
     ...(third ? { thirdParty: third.holder } : {}),
     ...(!shared && topo.rewritten ? { rewritten: topo.rewritten.commits } : {}),
-    ...(attribution ? { attributedBy: attribution.by } : {}),
+    ...(attributedBy ? { attributedBy } : {}),
     ...(!shared && lin.successorNamedBy ? { successorNamedBy: lin.successorNamedBy } : {}),
     ...(lin.declaredInCodeBy ? { declaredInCodeBy: lin.declaredInCodeBy } : {}),
     layers,

@@ -73,8 +73,32 @@ function holdersIn(head: string): { line: number; holder: string; keys: string[]
   return out;
 }
 
+/**
+ * A side's own names as holder keys: the holders of its root licences (and PUBLIC_DOMAIN when one dedicates its code
+ * so), its founder, and the makers of PRINCIPAL_SHARE of its commits (bots left out).
+ */
+export function ownKeys(s: Pick<SideThirdPartyInput, 'licences' | 'authors'>): Set<string> {
+  const own = new Set<string>();
+  for (const l of s.licences) {
+    for (const c of copyrightHolders(l.text)) for (const k of keysOf(c)) own.add(k);
+    if (DEDICATION.test(l.text)) own.add(PUBLIC_DOMAIN);
+  }
+  const people = s.authors.authors.filter((a) => !isBot(a));
+  const total = people.reduce((n, a) => n + a.commits, 0);
+  for (const a of people)
+    if (a.commits >= PRINCIPAL_SHARE * total) {
+      own.add(`n:${normName(a.name)}`);
+      own.add(`e:${a.email.toLowerCase()}`);
+    }
+  if (s.authors.founder) {
+    own.add(`n:${normName(s.authors.founder.name)}`);
+    own.add(`e:${s.authors.founder.email.toLowerCase()}`);
+  }
+  return own;
+}
+
 const dirOf = (p: string): string => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
-const keysOf = (h: { names: string[]; emails: string[] }): string[] => [
+export const keysOf = (h: { names: string[]; emails: string[] }): string[] => [
   ...h.names.map((n) => `n:${normName(n)}`),
   ...h.emails.map((e) => `e:${e}`),
 ];
@@ -105,24 +129,7 @@ export function thirdPartyCode(sides: Record<Side, SideThirdPartyInput>): ThirdP
           const list = notices.get(k) ?? notices.set(k, []).get(k)!;
           if (!list.some((f) => f.path === h.path)) list.push({ holder: c.holder, path: h.path, line: c.line, blobId: h.blobId });
         }
-    // A side's own names: the holders of its root licences and its principal authors.
-    const own = new Set<string>();
-    for (const l of s.licences) {
-      for (const c of copyrightHolders(l.text)) for (const k of keysOf(c)) own.add(k);
-      if (DEDICATION.test(l.text)) own.add(PUBLIC_DOMAIN);
-    }
-    const people = s.authors.authors.filter((a) => !isBot(a));
-    const total = people.reduce((n, a) => n + a.commits, 0);
-    for (const a of people)
-      if (a.commits >= PRINCIPAL_SHARE * total) {
-        own.add(`n:${normName(a.name)}`);
-        own.add(`e:${a.email.toLowerCase()}`);
-      }
-    if (s.authors.founder) {
-      own.add(`n:${normName(s.authors.founder.name)}`);
-      own.add(`e:${s.authors.founder.email.toLowerCase()}`);
-    }
-    perSide[side] = { notices, own };
+    perSide[side] = { notices, own: ownKeys(s) };
   }
 
   let best: { key: string; least: number; found: ThirdParty } | null = null;
