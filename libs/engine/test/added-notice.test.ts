@@ -38,13 +38,13 @@ describe('addedNotice', () => {
     expect(addedNotice({ origin: port, target: release })?.by).toBe('origin');
   });
 
-  it('reads a notice of the other side\'s own author kept under the added one the same way', () => {
+  it("reads a notice of the other side's own author kept under the added one the same way", () => {
     const original = side('Alice Original', { 'src/a.c': head('// Copyright 2010 Alice Original\n') });
     const fork = side('Bob Forker', { 'src/a.c': head('// Copyright 2010 Alice Original\n', '// Copyright 2015 Bob Forker\n') });
     expect(addedNotice({ origin: original, target: fork })?.by).toBe('target');
   });
 
-  it('is none when the added holder is not the side\'s own, or the other side names it too', () => {
+  it("is none when the added holder is not the side's own, or the other side names it too", () => {
     const stranger = side('Simon Howard', { 'src/doom/am_map.c': head(ID, '// Copyright(C) 2005 Some Contributor\n') });
     expect(addedNotice({ origin: release, target: stranger })).toBeNull();
     const both = side('Travis Uploader', { 'linuxdoom-1.10/am_map.c': head(ID, '// Copyright(C) 2005-2014 Simon Howard\n') });
@@ -52,15 +52,19 @@ describe('addedNotice', () => {
   });
 
   it("is none when the holder both name is the adding side's own: that side is the author", () => {
-    const author = side('Simon Howard', { 'src/x.c': head('// Copyright 2005 Simon Howard\n', '// Copyright 2006 Simon Howard Jr\n') }, {
-      authors: {
-        authors: [
-          { name: 'Simon Howard', email: 'simon@example.org', commits: 50 },
-          { name: 'Simon Howard Jr', email: 'jr@example.org', commits: 50 },
-        ],
-        founder: null,
+    const author = side(
+      'Simon Howard',
+      { 'src/x.c': head('// Copyright 2005 Simon Howard\n', '// Copyright 2006 Simon Howard Jr\n') },
+      {
+        authors: {
+          authors: [
+            { name: 'Simon Howard', email: 'simon@example.org', commits: 50 },
+            { name: 'Simon Howard Jr', email: 'jr@example.org', commits: 50 },
+          ],
+          founder: null,
+        },
       },
-    });
+    );
     const copy = side('Someone Else', { 'x.c': head('// Copyright 2005 Simon Howard\n') });
     expect(addedNotice({ origin: copy, target: author })).toBeNull();
   });

@@ -99,7 +99,8 @@ describe('thirdPartyCode', () => {
   });
 
   // SQLite's blessing (sqlite3.h, the amalgamation) names no holder; Lua's files point at the notice in lua.h.
-  const SQLITE = '/*\n** 2001-09-15\n**\n** The author disclaims copyright to this source code.  In place of\n** a legal notice, here is a blessing:\n*/\n';
+  const SQLITE =
+    '/*\n** 2001-09-15\n**\n** The author disclaims copyright to this source code.  In place of\n** a legal notice, here is a blessing:\n*/\n';
   const LUA = '/*\n** $Id: lapi.c $\n** Lua API\n** See Copyright Notice in lua.h\n*/\n';
   const embedding = (own: string, head: string, path: string, libTokens: number, over: Partial<SideThirdPartyInput> = {}) =>
     side({

@@ -371,14 +371,9 @@ export async function compare(
     fp.manifests.filter((m) => !m.path.includes('/') && LICENCE_FILE.test(m.path));
   const attribution =
     !shared && topo.sideAuthors ? licenceAttribution({ origin: licences(o), target: licences(t) }, topo.sideAuthors) : null;
-  if (attribution) {
-    const by = attribution.by;
-    const from: Side = by === 'origin' ? 'target' : 'origin';
-    const at: Location = { path: attribution.path, startLine: attribution.line, endLine: attribution.line, blobId: attribution.blobId };
-    const detail =
-      `the ${by}'s ${attribution.path}:${attribution.line} names "${attribution.holder}" as a copyright holder: ` +
-      `${attribution.founder ? `the author of the ${from}'s oldest commit, and ` : ''}of ${attribution.commits} of its ${attribution.of} commits, ` +
-      `who made none of the ${by}'s: the ${by} kept the ${from}'s copyright notice`;
+  // A copyright notice that says which side copied: an evidence item at the copier's file, and a chronology fact.
+  const copiedBy = (by: Side, f: { path: string; line: number; blobId: string }, detail: string, fact: string): void => {
+    const at: Location = { path: f.path, startLine: f.line, endLine: f.line, blobId: f.blobId };
     evidence.push({
       id: '',
       layer: 'HISTORY',
@@ -389,13 +384,19 @@ export async function compare(
       target: by === 'target' ? at : null,
       detail,
     });
-    chronology.push({
-      kind: 'COPYRIGHT_ATTRIBUTION',
-      side: by,
-      time: null,
-      commit: null,
-      detail: `${attribution.path}:${attribution.line} keeps the other side's author's copyright notice`,
-    });
+    chronology.push({ kind: 'COPYRIGHT_ATTRIBUTION', side: by, time: null, commit: null, detail: `${f.path}:${f.line} ${fact}` });
+  };
+  if (attribution) {
+    const by = attribution.by;
+    const from: Side = by === 'origin' ? 'target' : 'origin';
+    copiedBy(
+      by,
+      attribution,
+      `the ${by}'s ${attribution.path}:${attribution.line} names "${attribution.holder}" as a copyright holder: ` +
+        `${attribution.founder ? `the author of the ${from}'s oldest commit, and ` : ''}of ${attribution.commits} of its ${attribution.of} commits, ` +
+        `who made none of the ${by}'s: the ${by} kept the ${from}'s copyright notice`,
+      "keeps the other side's author's copyright notice",
+    );
   }
   // A library both sides embed: the matched files' heads keep the notice of a holder who is neither side's own.
   const embeddedSide = (s: Side, fp: Fingerprints): SideThirdPartyInput => ({
@@ -431,31 +432,18 @@ export async function compare(
   if (added) {
     const by = added.by;
     const from: Side = by === 'origin' ? 'target' : 'origin';
-    const at: Location = { path: added.path, startLine: added.line, endLine: added.line, blobId: added.blobId };
-    const detail =
+    copiedBy(
+      by,
+      added,
       `the ${by}'s ${added.path}:${added.line} adds "${added.added}", one of the ${by}'s own, under "${added.holder}", whom the ` +
-      `${from}'s files name without it; the ${by}'s files that do so hold ${Math.round(added.share * 100)}% of its matched ` +
-      `material: the ${by} took the files and went on from them`;
-    evidence.push({
-      id: '',
-      layer: 'HISTORY',
-      kind: 'COPYRIGHT_ATTRIBUTION',
-      strength: 'STRONG',
-      score: dec(2 / 3),
-      origin: by === 'origin' ? at : null,
-      target: by === 'target' ? at : null,
-      detail,
-    });
-    chronology.push({
-      kind: 'COPYRIGHT_ATTRIBUTION',
-      side: by,
-      time: null,
-      commit: null,
-      detail: `${added.path}:${added.line} adds the ${by}'s own copyright notice under the one both sides' files keep`,
-    });
+        `${from}'s files name without it; the ${by}'s files that do so hold ${Math.round(added.share * 100)}% of its matched ` +
+        `material: the ${by} took the files and went on from them`,
+      `adds the ${by}'s own copyright notice under the one both sides' files keep`,
+    );
   }
   // Both copyright readings name the copier; when they disagree, neither gives the direction.
-  const attributedBy = attribution && added ? (attribution.by === added.by ? attribution.by : null) : (attribution?.by ?? added?.by ?? null);
+  const attributedBy =
+    attribution && added ? (attribution.by === added.by ? attribution.by : null) : (attribution?.by ?? added?.by ?? null);
   // Two projects generated from one template: both READMEs cite it, and on each side the matched material first
   // appeared in one commit that made the project's files (its bootstrap). The template is their common source.
   const own = new Set([

@@ -44,7 +44,11 @@ export function addedNotice(sides: Record<Side, SideThirdPartyInput>): AddedNoti
     notices[side] = new Map();
     named[side] = new Set();
     for (const h of sides[side].heads) {
-      const list = copyrightHolders(h.text.split('\n', HEAD_LINES).join('\n')).map((c) => ({ holder: c.holder, line: c.line, keys: keysOf(c) }));
+      const list = copyrightHolders(h.text.split('\n', HEAD_LINES).join('\n')).map((c) => ({
+        holder: c.holder,
+        line: c.line,
+        keys: keysOf(c),
+      }));
       notices[side].set(h.path, list);
       for (const n of list) for (const k of n.keys) named[side].add(k);
     }
