@@ -33,9 +33,9 @@ const other = (s: Side): Side => (s === 'origin' ? 'target' : 'origin');
 
 /**
  * The side whose matched files name, in their heads, a holder that both sides' matched files name and that is not
- * that side's own (a third party's, or the other side's author's), together with a holder that is its own (its licence's, its founder, a principal author) and that
- * no matched file of the other side names; those files hold ADDED_NOTICE_SHARE of its matched fingerprints, and no
- * file of the other side does the same. Null otherwise, or when both sides do.
+ * that side's own (a third party's, or the other side's author's), together with a holder that is its own (its
+ * licence's, its founder, a principal author) and that no matched file of the other side names; those files hold
+ * ADDED_NOTICE_SHARE of its matched fingerprints. Null otherwise, or when both sides do so.
  */
 export function addedNotice(sides: Record<Side, SideThirdPartyInput>): AddedNotice | null {
   const notices = {} as Record<Side, Map<string, Notice[]>>; // path -> the notices its head gives
