@@ -54,6 +54,8 @@ export interface ThirdParty {
  */
 const DEDICATION = /\b(?:disclaims?\s+(?:all\s+)?copyright|(?:placed|released|dedicated)\s+(?:in|into|to)\s+the\s+public\s+domain)\b/i;
 const PUBLIC_DOMAIN = 'pd:';
+/** Keys of pointers to a notice: this prefix and the file named. */
+const POINTER = 'ref:';
 
 /**
  * A head that points at the notice instead of holding it: every file of PUC-Rio's Lua says "See Copyright Notice in
@@ -69,7 +71,7 @@ function holdersIn(head: string): { line: number; holder: string; keys: string[]
   const d = DEDICATION.exec(head);
   if (d) out.push({ line: lineAt(d.index), holder: 'the public domain', keys: [PUBLIC_DOMAIN] });
   const p = NOTICE_POINTER.exec(head);
-  if (p) out.push({ line: lineAt(p.index), holder: p[1]!, keys: [`ref:${p[1]!.toLowerCase()}`] });
+  if (p) out.push({ line: lineAt(p.index), holder: p[1]!, keys: [`${POINTER}${p[1]!.toLowerCase()}`] });
   return out;
 }
 
@@ -136,6 +138,8 @@ export function thirdPartyCode(sides: Record<Side, SideThirdPartyInput>): ThirdP
   for (const [key, oFound] of perSide.origin.notices) {
     const tFound = perSide.target.notices.get(key);
     if (!tFound || key === 'n:' || [...together.get(key)!].some((k) => perSide.origin.own.has(k) || perSide.target.own.has(k))) continue;
+    const notice: ThirdParty['notice'] = key === PUBLIC_DOMAIN ? 'dedication' : key.startsWith(POINTER) ? 'pointer' : 'holder';
+    const maxCodeShare = notice === 'holder' ? THIRD_PARTY_CODE_SHARE : LIBRARY_CODE_SHARE;
     const matchedShare = {} as Record<Side, number>;
     const codeShare = {} as Record<Side, number>;
     for (const [side, found] of [
@@ -162,9 +166,7 @@ export function thirdPartyCode(sides: Record<Side, SideThirdPartyInput>): ThirdP
       codeShare[side] = allCode ? inCode / allCode : 1;
     }
     const ok = (['origin', 'target'] as const).every(
-      (side) =>
-        matchedShare[side] >= THIRD_PARTY_MATCHED_SHARE &&
-        codeShare[side] < (key === PUBLIC_DOMAIN || key.startsWith('ref:') ? LIBRARY_CODE_SHARE : THIRD_PARTY_CODE_SHARE),
+      (side) => matchedShare[side] >= THIRD_PARTY_MATCHED_SHARE && codeShare[side] < maxCodeShare,
     );
     if (!ok) continue;
     const least = Math.min(matchedShare.origin, matchedShare.target);
@@ -175,7 +177,7 @@ export function thirdPartyCode(sides: Record<Side, SideThirdPartyInput>): ThirdP
       least,
       found: {
         holder: oFound[0]!.holder,
-        notice: key === PUBLIC_DOMAIN ? 'dedication' : key.startsWith('ref:') ? 'pointer' : 'holder',
+        notice,
         origin: at(oFound[0]!),
         target: at(tFound[0]!),
         matchedShare,
