@@ -96,8 +96,11 @@ export function decide(c: Comparison): Decision {
   // A library both sides embed (compare's THIRD_PARTY_CODE): the matched code is its holder's on both sides, and who
   // embedded it first says nothing about one copying the other (orjson and libmseed, both carrying yyjson).
   const fromThirdParty = derivable && !m.declaredUpstream && Boolean(c.thirdParty);
-  const commonSource = exchanged || fromTemplate || fromThirdParty;
-  const derivedCap = fromTemplate || fromThirdParty ? 0.2 : 0;
+  // Both sides declare descent from one project that neither is (node-build and pyenv, both from ruby-build): the
+  // matched material is that project's, and who holds it earlier says nothing about one copying the other.
+  const fromDeclared = derivable && !m.declaredUpstream && Boolean(c.commonUpstream);
+  const commonSource = exchanged || fromTemplate || fromThirdParty || fromDeclared;
+  const derivedCap = fromTemplate || fromThirdParty || fromDeclared ? 0.2 : 0;
   // SHARED_UPSTREAM: shared commits without a declaration, corroborated by another layer; or material exchanged.
   add(
     'SHARED_UPSTREAM',
@@ -120,9 +123,11 @@ export function decide(c: Comparison): Decision {
           ? `both were generated from ${c.template}, and the matched material came with each side's first files: the template's, not one side's copy of the other`
           : fromThirdParty
             ? `the matched code is a library both embed: its files on both sides keep the copyright notice of "${c.thirdParty}", neither side's author`
-            : commonSource
-              ? `matched material appeared first in the origin (${m.originFirstWeight} fingerprints) and first in the target (${m.targetFirstWeight}): exchanged or drawn from a common source, not one side derived from the other`
-              : 'no commit appears in both histories',
+            : fromDeclared
+              ? `both declare descent from "${c.commonUpstream}", which neither is: two projects made from a third`
+              : commonSource
+                ? `matched material appeared first in the origin (${m.originFirstWeight} fingerprints) and first in the target (${m.targetFirstWeight}): exchanged or drawn from a common source, not one side derived from the other`
+                : 'no commit appears in both histories',
   );
   add(
     'HEAVILY_DERIVED',

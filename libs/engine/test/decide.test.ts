@@ -110,6 +110,16 @@ describe('decide', () => {
     expect(decide({ ...comparison({ CODE: '0.3232' }, dated), thirdParty: 'YaoYuan' }).verdict).toBe('INSUFFICIENT_EVIDENCE');
   });
 
+  it('two sides that both declare descent from a project neither is hold its material in common', () => {
+    // node-build x pyenv, both made from ruby-build: node-build holds the shared material earlier.
+    const layers = { CODE: '0.2582', STRUCTURE: '0.3000', TEST: '0.5000', LANGUAGE: '0.4000' };
+    const dated = { originFirstWeight: 900, targetFirstWeight: 40, originContainment: '0.2582', targetContainment: '0.0340' };
+    expect(decide(comparison(layers, dated))).toMatchObject({ verdict: 'LIKELY_DERIVED', direction: 'ORIGIN_TO_TARGET' });
+    const d = decide({ ...comparison(layers, dated), commonUpstream: 'ruby-build' });
+    expect(d).toMatchObject({ verdict: 'SHARED_UPSTREAM', direction: 'NONE' });
+    expect(d.alternatives[0]!.reason).toContain('"ruby-build", which neither is');
+  });
+
   it('a declared fork keeps its direction unless the dated material decides the other way', () => {
     const layers = { CODE: '0.0600', STRUCTURE: '0.3000' };
     const declared = { declaredUpstream: true, declaredBy: 'target' as const };

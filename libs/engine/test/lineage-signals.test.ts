@@ -153,6 +153,46 @@ describe('two sides that both declare descent from the shared project', () => {
 });
 
 /**
+ * Without shared history: pyenv's README says it "was forked from rbenv and ruby-build", a name node-build carried
+ * (its history is ruby-build's); node-build's README says "Forked from Sam Stephenson's ruby-build". Both descend
+ * from ruby-build, and neither is it.
+ */
+describe('a declaration naming a name the other side carried, without shared history', () => {
+  const side = (pkg: string, past: string[], readme: string) => ({
+    names: {
+      pinned: [name('title', pkg, 'title:readme')],
+      past: past.map((p) => name('title', p, 'title:readme', 'e'.repeat(40))),
+    },
+    docs: [{ path: 'README.md', text: readme, blobId: 'c'.repeat(40) }],
+  });
+  const pyenv = side('pyenv', [], '# pyenv\n\nThis project was forked from rbenv and ruby-build, and modified for Python.\n');
+  const run = (originReadme: string) =>
+    lineageSignals(EMPTY_TOPOLOGY(), { origin: side('node-build', ['ruby-build'], originReadme), target: pyenv }, { origin: 0, target: 0 });
+
+  it('points at the other side while that side does not say it came from the name too', () => {
+    const out = run('# node-build\n\nInstall Node.js versions.\n');
+    expect(out.declaration).toEqual({ by: 'target', specific: false });
+    expect(out.commonUpstream).toBeNull();
+  });
+
+  it('points at a third project when the other side declares descent from the same name', () => {
+    const out = run("# node-build\n\nInstall Node.js versions. Forked from Sam Stephenson's ruby-build.\n");
+    expect(out.declaration).toBeNull();
+    expect(out.commonUpstream).toBe('ruby-build');
+    const item = out.evidence.find((e) => e.kind === 'DECLARED_UPSTREAM')!;
+    expect(item.detail).toContain("the origin's README.md declares descent from it too");
+    expect(item.origin).toMatchObject({ path: 'README.md', startLine: 3 });
+    expect(item.target).toMatchObject({ path: 'README.md', startLine: 3 });
+  });
+
+  it('still points at the other side when that side says it is the project renamed', () => {
+    const out = run('# node-build\n\nInstall Node.js versions. Formerly known as ruby-build.\n');
+    expect(out.declaration).toEqual({ by: 'target', specific: false });
+    expect(out.commonUpstream).toBeNull();
+  });
+});
+
+/**
  * Without shared history, a comment in matched code that names the other side: clsx's test/classnames.js begins
  * "Ported from `classnames` for compatibility checks." (comments arrive normalised, as the fingerprints hold them).
  */

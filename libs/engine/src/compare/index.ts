@@ -528,6 +528,7 @@ export async function compare(
     ...(attributedBy ? { attributedBy } : {}),
     ...(!shared && lin.successorNamedBy ? { successorNamedBy: lin.successorNamedBy } : {}),
     ...(lin.declaredInCodeBy ? { declaredInCodeBy: lin.declaredInCodeBy } : {}),
+    ...(lin.commonUpstream ? { commonUpstream: lin.commonUpstream } : {}),
     layers,
     evidence,
     chronology,

@@ -241,6 +241,15 @@ function find(
   return null;
 }
 
+/** Triggers that say the declarer was the named project under another name, not that it was made from it. */
+const RENAMED = /^(?:originally (?:known as|called|named|released as)|formerly|previously (?:known as|called|named)|renamed from)\b/;
+
+/**
+ * Whether a declaration says the declarer was made from the project it names ("forked from ruby-build"), rather than
+ * that it is that project renamed ("formerly known as X"): only the first makes the declarer a second project.
+ */
+export const declaresAnother = (d: Declaration): boolean => !RENAMED.test(d.sentence);
+
 /** Every trigger sentence of the texts, normalised (to recognise a declaration both sides inherited). */
 export function declarationSentences(texts: readonly string[], max = 64): string[] {
   const out = new Set<string>();

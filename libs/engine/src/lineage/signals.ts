@@ -6,7 +6,7 @@
 import { dec } from '../compare/format';
 import type { ChronologyFact, EvidenceItem, LineageResult, LineageSignal, Location, NameRef, Rename, Side, Topology } from '../types';
 import { continuity } from './maintainers';
-import { declarationSentences, findDeclaration, findDeclarationInCode, findSuccessor } from './declarations';
+import { declarationSentences, declaresAnother, findDeclaration, findDeclarationInCode, findSuccessor } from './declarations';
 import { sameName, spellings, urlNames } from './names';
 
 /** Weights of the signals in the decision (docs/engine.md): a direction needs 2 and twice the other side's. */
@@ -59,6 +59,8 @@ export interface LineageOutput {
   successorNamedBy: Side | null;
   /** without shared history: the side whose matched code declares descent from the other (DECLARED_IN_CODE), when only one does */
   declaredInCodeBy: Side | null;
+  /** without shared history: a project one side declares descent from under a name the other carried, and the other does too */
+  commonUpstream: string | null;
   certain: boolean;
 }
 
@@ -258,18 +260,35 @@ export function lineageSignals(
   // kept its maintainers. Two forks of a third project, and the declarations point at neither side.
   const third = (f: (typeof finds)[Side]): boolean => f !== undefined && !f.specific && !f.repository && forkNames.has(f.found.name);
   const siblings = shared && third(finds.origin) && third(finds.target);
+  // Without shared history, the same for a name the other side carried but carries no more: if that side's own text
+  // declares descent from it too (node-build's "Forked from Sam Stephenson's ruby-build" against pyenv's "forked from
+  // rbenv and ruby-build"), it is a second project made from it, not that project. A rename ("formerly known as X")
+  // says the opposite and does not count.
+  const alsoDeclares = (s: Side, name: string) => {
+    const d = findDeclaration(
+      sides[s].docs,
+      new Set([name]),
+      new Set([...view[s].current].filter((n) => n !== name)),
+      view[other(s)].inherited,
+    );
+    return d && declaresAnother(d) ? d : null;
+  };
+  let commonUpstream: string | null = null;
   for (const by of ['target', 'origin'] as const) {
     const them = view[other(by)];
     const f = finds[by];
     if (f) {
       const { found, specific, repository } = f;
-      const w = siblings
-        ? 0
-        : specific
-          ? WEIGHTS.DECLARED_SPECIFIC
-          : !shared || continues(other(by)) || repository
-            ? WEIGHTS.DECLARED_FORMER
-            : 0;
+      const also = !shared && !specific && !repository ? alsoDeclares(other(by), found.name) : null;
+      if (also) commonUpstream ??= found.name;
+      const w =
+        siblings || also
+          ? 0
+          : specific
+            ? WEIGHTS.DECLARED_SPECIFIC
+            : !shared || continues(other(by)) || repository
+              ? WEIGHTS.DECLARED_FORMER
+              : 0;
       declared[by] = { specific, weight: w };
       const whose = specific
         ? `a name the ${other(by)} carries`
@@ -282,9 +301,14 @@ export function lineageSignals(
           ? ''
           : siblings
             ? `; the ${other(by)} declares descent from the shared project too, so both descend from it`
-            : `; the ${other(by)} does not continue that project (maintainers, package name or repository), so both may descend from it`);
+            : also
+              ? `; the ${other(by)}'s ${also.path} declares descent from it too, so both descend from it`
+              : `; the ${other(by)} does not continue that project (maintainers, package name or repository), so both may descend from it`);
       vote('DECLARATION', w ? other(by) : 'none', w, d);
-      item('DECLARED_UPSTREAM', w ? Math.max(2, w) : 1, w ? other(by) : 'none', d, at(by, found));
+      item('DECLARED_UPSTREAM', w ? Math.max(2, w) : 1, w ? other(by) : 'none', d, {
+        ...at(by, found),
+        ...(also ? at(other(by), also) : {}),
+      });
       chronology.push({
         kind: 'DECLARED_UPSTREAM',
         side: by,
@@ -400,5 +424,6 @@ export function lineageSignals(
     certain: certain !== null,
     successorNamedBy: named.length === 1 ? named[0]! : null,
     declaredInCodeBy: inCode.length === 1 ? inCode[0]! : null,
+    commonUpstream,
   };
 }
