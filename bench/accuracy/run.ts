@@ -1,5 +1,5 @@
 // Accuracy benchmark: the engine CLI's verdicts on real pairs of repositories whose lineage is known.
-// Rerun: see bench/accuracy/README.md (writes bench/accuracy/RESULTS.md).
+// Rerun: see bench/accuracy/README.md (writes bench/accuracy/RESULTS.md; with --urls, RESULTS-urls.md).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -162,16 +162,19 @@ function locate(repo: string, commit: string, pairsDir: string): { dir: string }
 }
 
 /** One CLI run in its own process; wall time around the process, peak RSS from maxrss.cjs. */
-function analyze(pair: Pair, orientation: 'listed' | 'swapped', o: string, t: string): Run {
+function analyze(pair: Pair, orientation: 'listed' | 'swapped', o: string, t: string, urls: boolean): Run {
   const swap = orientation === 'swapped';
   const [origin, oc, target, tc] = swap ? [t, pair.targetCommit, o, pair.originCommit] : [o, pair.originCommit, t, pair.targetCommit];
+  // --urls: each side's public URL, as a request to the service carries it (the CLI records it and reads its owner/name).
+  const [originRepo, targetRepo] = swap ? [pair.target, pair.origin] : [pair.origin, pair.target];
+  const withUrls = urls ? ['--origin-url', `https://github.com/${originRepo}`, '--target-url', `https://github.com/${targetRepo}`] : [];
   const forbid = swap ? pair.forbid.map((d) => FLIP[d]!) : pair.forbid;
   const rssFile = join(CACHE, `rss-${process.pid}`);
   rmSync(rssFile, { force: true });
   const t0 = process.hrtime.bigint();
   const r = spawnSync(
     process.execPath,
-    ['-r', join(__dirname, 'maxrss.cjs'), CLI, 'analyze', origin, target, '--origin-ref', oc, '--target-ref', tc, '--json'],
+    ['-r', join(__dirname, 'maxrss.cjs'), CLI, 'analyze', origin, target, '--origin-ref', oc, '--target-ref', tc, ...withUrls, '--json'],
     {
       cwd: ROOT,
       encoding: 'utf8',
@@ -215,15 +218,16 @@ function analyze(pair: Pair, orientation: 'listed' | 'swapped', o: string, t: st
   return run;
 }
 
-function parseArgs(argv: string[]): { files: string[]; only: string[]; swap: boolean } {
-  const a = { files: [] as string[], only: list(process.env.LINEAGE_ACCURACY_ONLY ?? ''), swap: true };
+function parseArgs(argv: string[]): { files: string[]; only: string[]; swap: boolean; urls: boolean } {
+  const a = { files: [] as string[], only: list(process.env.LINEAGE_ACCURACY_ONLY ?? ''), swap: true, urls: false };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i]!;
     if (v === '--no-swap') a.swap = false;
+    else if (v === '--urls') a.urls = true;
     else if (v === '--only') a.only = list(argv[++i] ?? '');
     else if (v.startsWith('--only=')) a.only = list(v.slice(7));
     else if (v.startsWith('-'))
-      throw new HarnessError(`unknown option ${v}\nusage: run.ts [--no-swap] [--only name,name] [extra pairs.tsv ...]`);
+      throw new HarnessError(`unknown option ${v}\nusage: run.ts [--no-swap] [--urls] [--only name,name] [extra pairs.tsv ...]`);
     else a.files.push(resolve(v));
   }
   return a;
@@ -262,7 +266,7 @@ function main(): number {
         continue;
       }
       for (const orientation of args.swap ? (['listed', 'swapped'] as const) : (['listed'] as const)) {
-        const r = analyze(pair, orientation, o.dir, t.dir);
+        const r = analyze(pair, orientation, o.dir, t.dir, args.urls);
         runs.push(r);
         process.stderr.write(
           `${pair.name} ${orientation}: ${r.error ? `ERROR ${r.error}` : `${r.verdict} ${r.direction} ${r.confidence}`} ${r.right ? 'right' : 'WRONG'} ${r.wallS.toFixed(1)} s ${r.rssMB ?? '?'} MB\n`,
@@ -351,7 +355,12 @@ function main(): number {
     `Run ${started.toISOString()} – ${finished.toISOString()} (${((finished.getTime() - started.getTime()) / 1000).toFixed(0)} s). Each run is the CLI in its own process with default workers, one run at a time; wall time is the whole process, peak RSS is its \`maxRSS\` (worker threads included, git subprocesses not).`,
     '',
   ];
-  writeFileSync(join(__dirname, 'RESULTS.md'), [...header, ...out].join('\n'));
+  if (args.urls)
+    header.push(
+      "Each side was given its public URL (`--origin-url` / `--target-url` https://github.com/owner/name), as a request to the service carries it; RESULTS.md's runs give none, so the engine reads each repository alone.",
+      '',
+    );
+  writeFileSync(join(__dirname, args.urls ? 'RESULTS-urls.md' : 'RESULTS.md'), [...header, ...out].join('\n'));
   process.stdout.write([...header.slice(2), ...out].join('\n') + '\n');
   return 0;
 }
