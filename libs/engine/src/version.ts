@@ -81,10 +81,10 @@
  * both sides' files name makes that side the copier (COPYRIGHT_ATTRIBUTION, as a licence naming the other side's
  * author does): Chocolate Doom's "Copyright(C) 2005-2014 Simon Howard" under id Software's notice, which id's 2012
  * upload of the 1997 release has alone;
- * 0.6.17: without shared history, a declaration naming a name the other side carried no longer points at that side
- * when that side's own text declares descent from the same name (not a rename): both were made from a third project,
- * and the matched material is its, a common source (SHARED_UPSTREAM): pyenv's "forked from rbenv and ruby-build"
- * against node-build's "Forked from Sam Stephenson's ruby-build".
+ * 0.6.17: with no history in common (no shared commit ids, none held under other ids), a declaration naming a name the
+ * other side carried no longer points at that side when that side's own text declares descent from the same name (not
+ * a rename): both were made from a third project, and the matched material is its, a common source (SHARED_UPSTREAM):
+ * pyenv's "forked from rbenv and ruby-build" against node-build's "Forked from Sam Stephenson's ruby-build".
  */
 export const ENGINE_VERSION = 'lineage-engine/0.6.17';
 export const MANIFEST_VERSION = '1';

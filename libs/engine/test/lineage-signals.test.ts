@@ -185,6 +185,15 @@ describe('a declaration naming a name the other side carried, without shared his
     expect(item.target).toMatchObject({ path: 'README.md', startLine: 3 });
   });
 
+  it('leaves a history rewritten from the other side to speak: commits held under other ids are history in common', () => {
+    // saphyr, "based on a fork of chyh1990's yaml-rust", replayed yaml-rust2's own commits.
+    const rewritten = { ...EMPTY_TOPOLOGY(), rewritten: { commits: 401, origin: 485, target: 649, newest: 1_711_823_993 } };
+    const readme = "# node-build\n\nInstall Node.js versions. Forked from Sam Stephenson's ruby-build.\n";
+    const out = lineageSignals(rewritten, { origin: side('node-build', ['ruby-build'], readme), target: pyenv }, { origin: 0, target: 0 });
+    expect(out.declaration).toEqual({ by: 'target', specific: false });
+    expect(out.commonUpstream).toBeNull();
+  });
+
   it('still points at the other side when that side says it is the project renamed', () => {
     const out = run('# node-build\n\nInstall Node.js versions. Formerly known as ruby-build.\n');
     expect(out.declaration).toEqual({ by: 'target', specific: false });

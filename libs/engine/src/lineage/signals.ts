@@ -260,10 +260,11 @@ export function lineageSignals(
   // kept its maintainers. Two forks of a third project, and the declarations point at neither side.
   const third = (f: (typeof finds)[Side]): boolean => f !== undefined && !f.specific && !f.repository && forkNames.has(f.found.name);
   const siblings = shared && third(finds.origin) && third(finds.target);
-  // Without shared history, the same for a name the other side carried but carries no more: if that side's own text
+  // Without history in common, the same for a name the other side carried but carries no more: if that side's own text
   // declares descent from it too (node-build's "Forked from Sam Stephenson's ruby-build" against pyenv's "forked from
   // rbenv and ruby-build"), it is a second project made from it, not that project. A rename ("formerly known as X")
-  // says the opposite and does not count.
+  // says the opposite and does not count. Commits held under other ids are history in common, and tell more than the
+  // prose: saphyr, "based on a fork of chyh1990's yaml-rust", holds yaml-rust2's own commits rewritten.
   const alsoDeclares = (s: Side, name: string) => {
     const d = findDeclaration(
       sides[s].docs,
@@ -279,7 +280,7 @@ export function lineageSignals(
     const f = finds[by];
     if (f) {
       const { found, specific, repository } = f;
-      const also = !shared && !specific && !repository ? alsoDeclares(other(by), found.name) : null;
+      const also = !shared && !topo.rewritten && !specific && !repository ? alsoDeclares(other(by), found.name) : null;
       if (also) commonUpstream ??= found.name;
       const w =
         siblings || also
