@@ -326,7 +326,7 @@ export interface Comparison {
   successorNamedBy?: Side;
   /** without shared commit ids: the side whose matched code has a comment declaring descent from the other (the manifest's DECLARED_IN_CODE item), when only one does */
   declaredInCodeBy?: Side;
-  /** without shared commit ids: a project both sides declare descent from, which neither is (the manifest's DECLARED_UPSTREAM item that weighs nothing) */
+  /** with no history in common (no shared commit ids, none held under other ids): a project both sides declare descent from, which neither is (the manifest's DECLARED_UPSTREAM item that weighs nothing) */
   commonUpstream?: string;
   layers: LayerScore[];
   evidence: EvidenceItem[];

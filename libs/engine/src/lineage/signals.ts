@@ -59,7 +59,7 @@ export interface LineageOutput {
   successorNamedBy: Side | null;
   /** without shared history: the side whose matched code declares descent from the other (DECLARED_IN_CODE), when only one does */
   declaredInCodeBy: Side | null;
-  /** without shared history: a project one side declares descent from under a name the other carried, and the other does too */
+  /** with no history in common: a project one side declares descent from under a name the other carried, and the other does too */
   commonUpstream: string | null;
   certain: boolean;
 }
