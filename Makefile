@@ -3,6 +3,8 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.install-stamp
 JEST := node_modules/.bin/jest
+# The engine's native parser for JavaScript and TypeScript (libs/engine/native/README.md).
+NATIVE := libs/engine/native/build/Release/lineage_parse.node
 
 .PHONY: help install build infra chromium dev demo example test lint format typecheck test-unit test-integration test-e2e chart-test clean
 
@@ -20,7 +22,10 @@ $(NPM_STAMP): package.json package-lock.json $(wildcard libs/*/package.json serv
 
 install: $(NPM_STAMP)
 
-build: install
+$(NATIVE): $(NPM_STAMP) scripts/native-parser.sh libs/engine/native/binding.gyp libs/engine/native/src/parse.c
+	npm run --silent build:native
+
+build: install $(NATIVE)
 	@if [ -f libs/registry/scripts/generate.mjs ]; then npm run --silent -w libs/registry generate; fi
 	npx tsc -b tsconfig.build.json
 
@@ -69,4 +74,4 @@ test: build infra lint typecheck test-unit test-integration test-e2e chart-test
 	@echo "make test: all suites passed"
 
 clean:
-	rm -rf node_modules libs/*/dist services/*/dist libs/*/tsconfig.tsbuildinfo services/*/tsconfig.tsbuildinfo .dev .example
+	rm -rf node_modules libs/engine/native/build libs/engine/native/grammars libs/*/dist services/*/dist libs/*/tsconfig.tsbuildinfo services/*/tsconfig.tsbuildinfo .dev .example

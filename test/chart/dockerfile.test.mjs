@@ -102,6 +102,18 @@ test("ships the engine's data (the common-fingerprint set it reads at run time)"
   assert.match(run, /cp -a libs\/engine\/data \/app\/libs\/engine\//);
 });
 
+test("builds the engine's native parser in the build stage and ships the addon alone", () => {
+  const build = ops(byName.get('build'), 'RUN')
+    .map((r) => r.rest)
+    .join('\n');
+  assert.match(build, /apt-get install[^&]*\bg\+\+/);
+  assert.match(build, /npm run build:native/);
+  const app = ops(byName.get('app'), 'RUN')
+    .map((r) => r.rest)
+    .join('\n');
+  assert.match(app, /cp -a libs\/engine\/native\/build\/Release\/lineage_parse\.node \/app\/libs\/engine\/native\/build\/Release\//);
+});
+
 for (const [name, port] of Object.entries(services)) {
   test(`${name}: non-root, node in exec form, main.js, HTTP health check on its port`, () => {
     const stage = byName.get(name);

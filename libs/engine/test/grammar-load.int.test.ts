@@ -147,7 +147,9 @@ function inWorkers(jobs: Job[]): Promise<Report[]> {
     jobs.map(
       (job) =>
         new Promise<Report>((resolve, reject) => {
-          const w = new Worker(WORKER, { eval: true, workerData: { code, samples: SAMPLES, tokenizeDir: TOKENIZE, job } });
+          // Every language through WASM, JavaScript and TypeScript too (they would take the native parser).
+          const env = { ...process.env, LINEAGE_PARSER: 'wasm' };
+          const w = new Worker(WORKER, { eval: true, env, workerData: { code, samples: SAMPLES, tokenizeDir: TOKENIZE, job } });
           w.once('message', (r: Report) => void w.terminate().then(() => resolve(r)));
           w.once('error', reject);
         }),

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { grammarLoads, tokenize, winnow } from '@lineage/engine';
-import { rawWalkAvailable, tokenizeTreeSitter, walkMode } from '../src/tokenize/treesitter';
+import { parserChoice, rawWalkAvailable, tokenizeTreeSitter, walkMode } from '../src/tokenize/treesitter';
 
 // Same program per language, written twice: different identifiers and formatting.
 const PAIRS: Record<string, [string, string]> = {
@@ -109,6 +109,15 @@ describe('tree-sitter walk through the raw cursor exports', () => {
     ['javascript', 'const t = `multi\n${line} template`;\n/* block\n comment */ let r = /a[b]+/g;\nfunction broken( { return [1, 2\n'],
     ['python', 'def f(:\n    """doc\n    string"""\n    return {"k": [1, 2'],
   ];
+
+  // JavaScript and TypeScript would go through the native parser (native-parser.test.ts compares it with WASM).
+  beforeAll(() => {
+    parserChoice.native = false;
+  });
+
+  afterAll(() => {
+    parserChoice.native = true;
+  });
 
   afterEach(() => {
     walkMode.raw = true;

@@ -1,0 +1,84 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { nativeParserAvailable, parserChoice, tokenizeTreeSitter } from '../src/tokenize/treesitter';
+
+// The native parser (libs/engine/native) must give the token streams WASM gives, byte for byte: manifests may not
+// depend on whether a host built it. Real code, and the same code through the wrong grammar (error recovery).
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+function files(dir: string, ext: RegExp, out: string[] = []): string[] {
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) files(p, ext, out);
+    else if (ext.test(name)) out.push(p);
+  }
+  return out;
+}
+
+const ours = ['libs', 'services'].flatMap((top) =>
+  readdirSync(join(ROOT, top))
+    .sort()
+    .flatMap((pkg) => files(join(ROOT, top, pkg, 'src'), /\.ts$/)),
+);
+const knex = files(join(ROOT, 'node_modules', 'knex', 'lib'), /\.js$/);
+const read = (ps: string[]): string[] => ps.map((p) => readFileSync(p, 'utf8'));
+
+async function both(language: string, text: string, kindsOnly = false): Promise<[unknown, unknown]> {
+  parserChoice.native = false;
+  const wasm = await tokenizeTreeSitter(language, text, kindsOnly);
+  parserChoice.native = true;
+  const native = await tokenizeTreeSitter(language, text, kindsOnly);
+  return [native, wasm];
+}
+
+async function compareAll(language: string, texts: string[]): Promise<number> {
+  let tokens = 0;
+  for (const text of texts) {
+    const [native, wasm] = await both(language, text);
+    expect(native).toEqual(wasm);
+    tokens += (native as { kinds: number[] } | null)?.kinds.length ?? 0;
+  }
+  return tokens;
+}
+
+afterAll(() => {
+  parserChoice.native = true;
+});
+
+describe('native parser', () => {
+  it('is built (make build) and loads', () => {
+    expect(nativeParserAvailable()).toBe(true);
+  });
+
+  it("gives WASM's streams on this repository's TypeScript, as TypeScript", async () => {
+    expect(ours.length).toBeGreaterThan(100);
+    expect(await compareAll('typescript', read(ours))).toBeGreaterThan(100_000);
+  });
+
+  it("gives WASM's streams on the same TypeScript through the TSX grammar (casts and generics parse as errors)", async () => {
+    expect(await compareAll('tsx', read(ours))).toBeGreaterThan(100_000);
+  });
+
+  it("gives WASM's streams on knex's JavaScript, and on part of it through the TypeScript grammar", async () => {
+    expect(knex.length).toBeGreaterThan(50);
+    expect(await compareAll('javascript', read(knex))).toBeGreaterThan(50_000);
+    expect(await compareAll('typescript', read(knex.slice(0, 40)))).toBeGreaterThan(10_000);
+  });
+
+  it.each([
+    ['empty', 'javascript', ''],
+    ['CRLF, a template across lines, a regex, a broken call', 'javascript', 'const t = `a\r\n${b}\r\nc`;\r\nlet r = /x[y]+/g;\r\nf( {\r\n'],
+    ['astral characters and a lone surrogate before tokens', 'javascript', 'const s = "😀𝒳"; /* 😀 */ let \ud800 x = 1; y = "\udfff";\nz;'],
+    ['NUL and other control characters', 'javascript', 'a\u0000b = 1;\u0001\n"c\u0000"'],
+    ['missing closers (MISSING nodes)', 'typescript', 'function f(a: number { return [1, 2; }\nclass C { m(): void {'],
+    ['JSX', 'tsx', 'const x = <div className="a">{items.map((i: number) => <b key={i}>{i}</b>)}</div>;'],
+    ['deep nesting', 'javascript', '['.repeat(20_000) + ']'.repeat(20_000)],
+    ['long line of tokens', 'typescript', 'let a: number = 0' + '+a'.repeat(50_000) + ';'],
+  ])('gives the same stream for %s', async (_name, language, text) => {
+    const [native, wasm] = await both(language, text);
+    expect(native).toEqual(wasm);
+    const [nativeKinds, wasmKinds] = await both(language, text, true);
+    expect(nativeKinds).toEqual(wasmKinds);
+  });
+});
