@@ -117,6 +117,8 @@ describe('durable pipeline', () => {
   it('20 analyses on two workers, one killed mid-run: all complete exactly once, manifests equal uninterrupted runs', async () => {
     const a = await startWorker({ DEBUG_STAGE_DELAY_MS: '150' });
     await startWorker({ DEBUG_STAGE_DELAY_MS: '150' });
+    // make build builds the engine's native parser; the workers say they use it
+    expect(await metric(a.port, 'lineage_engine_native_parser')).toBe(1);
     const pairs: [number, number][] = [];
     for (let i = 0; i < repos.length && pairs.length < 20; i++)
       for (let j = 0; j < repos.length && pairs.length < 20; j++) if (i !== j) pairs.push([i, j]);

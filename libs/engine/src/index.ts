@@ -13,6 +13,7 @@ export { buildManifest, canonicalBytes, manifestHash, type ManifestInput } from 
 export { analyze, MIN_BYTES_FOR_WORKERS, type AnalyzeInput } from './analyze';
 export { classify, classifyPath, languageOf, isSafePath } from './classify';
 export { tokenize, grammarLoads, GRAMMARS, type TokenStream } from './tokenize';
+export { nativeParserInUse } from './tokenize/treesitter';
 export { winnow, DEFAULT_K, DEFAULT_WINDOW } from './winnow';
 export { FingerprintPool } from './workers/pool';
 export * as git from './git';

@@ -13,7 +13,7 @@ import {
   type Outcome,
   type ServiceMetrics,
 } from '@lineage/service-kit';
-import { isEngineError, stageError, type Limits } from '@lineage/engine';
+import { isEngineError, nativeParserInUse, stageError, type Limits } from '@lineage/engine';
 import { StageStore } from './stage-store';
 import { STAGES, type FetchOutput, type StageContext } from './stages';
 import { LimitError } from './limits';
@@ -88,6 +88,14 @@ export class PipelineWorker {
       labelNames: ['stage'] as const,
       registers: [o.metrics.registry],
     });
+    // An image built without a C toolchain parses through WASM: the same manifests, slower. Say which, for SREs.
+    const native = nativeParserInUse();
+    new Gauge({
+      name: 'lineage_engine_native_parser',
+      help: "1 when this process parses JavaScript and TypeScript with the engine's native parser, 0 when through WASM (the same results, slower)",
+      registers: [o.metrics.registry],
+    }).set(native ? 1 : 0);
+    o.log.info({ nativeParser: native }, native ? 'engine: native parser for JavaScript and TypeScript' : 'engine: WASM parser only');
   }
 
   private get heartbeatMs(): number {

@@ -319,6 +319,9 @@ function nativeParser(): NativeParser | null {
 /** Whether the native parser is built and loads in this process. */
 export const nativeParserAvailable = (): boolean => nativeParser() !== null;
 
+/** Whether JavaScript and TypeScript go through the native parser in this process (built, loads, not turned off). */
+export const nativeParserInUse = (): boolean => parserChoice.native && nativeParserAvailable();
+
 const nativeTables = new Map<string, TypeTable>();
 
 function nativeTypeTable(parser: NativeParser, language: string): TypeTable {
