@@ -15,6 +15,12 @@ export const MIN_CODE_TOKENS = 300;
 export const HEAVY_CONTAINMENT = 0.5;
 /** Dated fingerprints each side must have had first for matched material to count as exchanged (see `commonSource`). */
 export const MIN_EXCHANGED_WEIGHT = 100;
+/**
+ * A declaration never convicts alone (docs/engine.md, "Evidence standards"): without shared history it needs at least
+ * this share of one side's rare code material in common. A fifth of what code needs to support a relation by itself,
+ * since the declaration is the other half of the evidence; below it the declaration is an unverified claim.
+ */
+export const DECLARATION_CODE_FLOOR = 0.01;
 
 /**
  * Score every alternative against the evidence and pick the best supported.
@@ -69,12 +75,14 @@ export function decide(c: Comparison): Decision {
   // by shared ids; who came first is read from the dated material (a replay's commits are dated when it was made).
   const rewritten = !shared && (c.rewritten ?? 0) > 0;
 
-  // DECLARED_FORK: a declaration plus shared history or shared code.
+  // DECLARED_FORK: a declaration plus shared history or shared code; a declaration alone is an unverified claim.
+  const corroborated = shared || rewritten || code >= DECLARATION_CODE_FLOOR;
+  const claimOnly = m.declaredUpstream && !corroborated;
   add(
     'DECLARED_FORK',
-    m.declaredUpstream && (shared || rewritten || supports('CODE')) ? 0.7 + 0.1 * Math.min(3, corr) : m.declaredUpstream ? 0.3 : 0,
+    m.declaredUpstream && corroborated ? (supports('CODE') || shared || rewritten ? 0.7 + 0.1 * Math.min(3, corr) : 0.55) : 0,
     m.declaredUpstream
-      ? `the ${m.declaredBy} declares the other as upstream${shared ? `; ${m.sharedCommits} shared commits` : ''}`
+      ? `the ${m.declaredBy} declares the other as upstream${shared ? `; ${m.sharedCommits} shared commits` : corroborated ? '' : `, but no commit and only ${dec(code)} of the rare code material are shared (at least ${dec(DECLARATION_CODE_FLOOR)} needed): an unverified claim`}`
       : 'no repository declares the other as upstream',
   );
   // Derivation without shared history: CODE plus at least one other layer, or a rewritten history with a direction.
@@ -163,12 +171,14 @@ export function decide(c: Comparison): Decision {
   const single = supporting.length === 1 && !m.declaredUpstream;
   add(
     'INSUFFICIENT_EVIDENCE',
-    !enoughMaterial && !shared && !rewritten ? 0.9 : single && supports('CODE') ? 0.45 : single ? 0.5 : 0.05,
+    !enoughMaterial && !shared && !rewritten ? 0.9 : claimOnly ? 0.6 : single && supports('CODE') ? 0.45 : single ? 0.5 : 0.05,
     !enoughMaterial
       ? `at most ${material} code tokens on one side (minimum ${MIN_CODE_TOKENS})`
-      : single
-        ? `only the ${supporting[0]} layer supports a relation`
-        : 'enough material was analysed',
+      : claimOnly
+        ? `the ${m.declaredBy} claims descent from the other, and neither history nor code corroborates it`
+        : single
+          ? `only the ${supporting[0]} layer supports a relation`
+          : 'enough material was analysed',
   );
 
   const order: Verdict[] = [

@@ -1,4 +1,4 @@
-import { decide, type Comparison, type Layer, type LineageResult, type LineageSignal } from '@lineage/engine';
+import { DECLARATION_CODE_FLOOR, decide, type Comparison, type Layer, type LineageResult, type LineageSignal } from '@lineage/engine';
 
 function comparison(
   scores: Partial<Record<Layer, string>>,
@@ -324,5 +324,31 @@ describe('a comment in matched code declaring where that code came from (no shar
 
   it('leaves no direction against a successor statement that says otherwise', () => {
     expect(decide({ ...clsx, declaredInCodeBy: 'target', successorNamedBy: 'target' }).direction).toBe('NONE');
+  });
+});
+
+describe('evidence standards: a declaration never convicts alone (0.7.0)', () => {
+  const declared = { declaredUpstream: true, declaredBy: 'target' as const };
+
+  it('a declaration with no shared commit and no shared code is an unverified claim, never a verdict of descent', () => {
+    const d = decide(comparison({}, declared));
+    expect(d.verdict).toBe('INSUFFICIENT_EVIDENCE');
+    expect(d.direction).toBe('NONE');
+    expect(d.alternatives.find((a) => a.verdict === 'DECLARED_FORK')?.score).toBe('0.0000');
+    expect(d.alternatives[0]!.reason).toMatch(/claims descent from the other, and neither history nor code corroborates it/);
+  });
+
+  it('rare shared code below the floor does not corroborate it either; at the floor it does', () => {
+    const below = { CODE: String((DECLARATION_CODE_FLOOR / 2).toFixed(4)) };
+    expect(decide(comparison(below, declared)).verdict).toBe('INSUFFICIENT_EVIDENCE');
+    const at = { CODE: DECLARATION_CODE_FLOOR.toFixed(4) };
+    const d = decide(comparison(at, declared));
+    expect(d.verdict).toBe('DECLARED_FORK');
+    expect(d.direction).toBe('ORIGIN_TO_TARGET');
+  });
+
+  it('shared history corroborates a declaration whatever the code', () => {
+    const d = decide(comparison({}, { ...declared, sharedCommits: 3 }, lineage('origin', [signal('DECLARATION', 'origin', 2)])));
+    expect(d.verdict).toBe('DECLARED_FORK');
   });
 });

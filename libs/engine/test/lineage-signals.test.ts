@@ -153,6 +153,79 @@ describe('two sides that both declare descent from the shared project', () => {
 });
 
 /**
+ * A project's own names never declare anything (0.7.0). An original deprecated in favour of a fork: its README says
+ * "use foo-ng, a maintained fork of foo", where foo is its own name; the fork renamed its package and says it "is a
+ * fork of the original foo project". Only the fork declares descent from another project.
+ */
+describe('an original citing its own name beside a fork that declares descent from it', () => {
+  const a = (n: string, commits: number) => ({ name: n, email: `${n}@x`, commits });
+  const topo: Topology = {
+    ...EMPTY_TOPOLOGY(),
+    forkPoints: [{ commit: 'f'.repeat(40), time: 1_600_000_000 }],
+    sharedCommits: 400,
+    originOnly: 1,
+    targetOnly: 120,
+    authors: { preFork: [a('ann', 380)], origin: [a('ann', 1)], target: [a('bob', 100), a('cy', 20)] },
+    forkPointNames: [name('package', 'foo', 'package:package.json'), name('title', 'foo', 'title:readme')],
+  };
+  const side = (pkg: string, readme: string) => ({
+    names: { pinned: [name('package', pkg, 'package:package.json'), name('title', 'foo', 'title:readme')], past: [] },
+    docs: [{ path: 'README.md', text: readme, blobId: 'c'.repeat(40) }],
+  });
+  const out = lineageSignals(
+    topo,
+    {
+      origin: side('foo', '# foo\n\nThis package is deprecated. Use [foo-ng](https://example.org/bar/foo-ng), a maintained fork of foo.\n'),
+      target: side('foo-ng', '# foo\n\nThis repository is a fork of the original foo project, with fixes.\n'),
+    },
+    { origin: 0, target: 0 },
+  );
+
+  it('does not read the original as declaring descent from a third project: the signals that agree decide', () => {
+    expect(out.result.original).toBe('origin');
+    const declarations = out.result.signals.filter((s) => s.kind === 'DECLARATION');
+    expect(declarations.map((s) => [s.original, s.weight])).toEqual([
+      ['origin', '2.0000'],
+      ['none', '0.0000'],
+    ]);
+    expect(out.evidence.map((e) => e.detail).join('\n')).toContain("a project's own name declares nothing");
+    expect(out.evidence.map((e) => e.detail).join('\n')).not.toContain('so both descend from it');
+  });
+});
+
+/**
+ * A README that denies descent ("this is not a clone of X") names X but declares nothing: the denial is shown as
+ * evidence, and no declaration counts.
+ */
+describe('a denial of descent', () => {
+  it('is evidence against a declaration, not for it', () => {
+    const topo: Topology = { ...EMPTY_TOPOLOGY() };
+    const out = lineageSignals(
+      topo,
+      {
+        origin: { names: { pinned: [name('package', 'yarrow', 'package:package.json')], past: [] }, docs: [] },
+        target: {
+          names: { pinned: [name('package', 'zap', 'package:package.json')], past: [] },
+          docs: [
+            {
+              path: 'README.md',
+              blobId: 'c'.repeat(40),
+              text: '# zap\n\nZap is not the same thing as yarrow; yarrow is a separate project. This is not a clone of yarrow.\n',
+            },
+          ],
+        },
+      },
+      { origin: 0, target: 0 },
+    );
+    expect(out.declaration).toBeNull();
+    expect(out.result.signals.some((s) => s.kind === 'DECLARATION')).toBe(false);
+    const denial = out.evidence.find((e) => e.kind === 'DENIED_DESCENT');
+    expect(denial?.detail).toContain('denies descent from "yarrow"');
+    expect(denial?.target?.path).toBe('README.md');
+  });
+});
+
+/**
  * Without shared history: pyenv's README says it "was forked from rbenv and ruby-build", a name node-build carried
  * (its history is ruby-build's); node-build's README says "Forked from Sam Stephenson's ruby-build". Both descend
  * from ruby-build, and neither is it.

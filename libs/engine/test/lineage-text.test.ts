@@ -1,4 +1,12 @@
-import { candidates, declarationSentences, findDeclaration, findSuccessor, unversioned } from '../src/lineage/declarations';
+import {
+  candidates,
+  declarationSentences,
+  findDeclaration,
+  findDenial,
+  findSuccessor,
+  negated,
+  unversioned,
+} from '../src/lineage/declarations';
 import { continuity, countAuthors } from '../src/lineage/maintainers';
 import { namesIn, readmeTitle, sameName, selfUrl, spellings } from '../src/lineage/names';
 
@@ -204,6 +212,33 @@ describe('declarations in prose', () => {
 /** The name a README sentence declares descent from, among `other`'s names, or null. */
 const declaredName = (text: string, other: string[]) =>
   findDeclaration([{ path: 'README.md', text }], new Set(other), new Set(), new Set())?.name ?? null;
+
+describe('denials: a trigger negated in its own sentence (0.7.0)', () => {
+  const denied = (text: string, other: string[]) => findDenial([{ path: 'README.md', text }], new Set(other), new Set())?.name ?? null;
+
+  it('is no declaration, in any sentence shape', () => {
+    const readme =
+      '# Zap\n\nThis is not the same thing as Yarrow. Yarrow is a completely separate project; this is not a clone of Yarrow, ' +
+      'just a tool with a similar purpose.';
+    expect(declaredName(readme, ['yarrow'])).toBeNull();
+    expect(denied(readme, ['yarrow'])).toBe('yarrow');
+    expect(declaredName("Zap isn't based on yarrow.", ['yarrow'])).toBeNull();
+    expect(declaredName('It was never forked from yarrow, whatever the name suggests.', ['yarrow'])).toBeNull();
+    expect(declaredName('Zap is neither a fork nor a port of **Yarrow**.', ['yarrow'])).toBeNull();
+    expect(declaredName('NOT a fork of yarrow!', ['yarrow'])).toBeNull();
+    expect(declaredName("Zap doesn't derive anything: it is not derived from yarrow.", ['yarrow'])).toBeNull();
+  });
+
+  it('leaves affirmations that merely contain a negative word alone', () => {
+    expect(declaredName('Zap is not just a fork of yarrow: it adds a scheduler.', ['yarrow'])).toBe('yarrow');
+    expect(declaredName('Zap is no longer a fork of yarrow.', ['yarrow'])).toBe('yarrow');
+    // A negation in an earlier sentence does not reach the trigger.
+    expect(declaredName('Yarrow was not maintained. Zap is a fork of yarrow.', ['yarrow'])).toBe('yarrow');
+    expect(denied('Zap is a fork of yarrow.', ['yarrow'])).toBeNull();
+    // Too far before the trigger to negate it.
+    expect(negated('Not that it matters much to anyone here, but this is a fork of', 52)).toBe(false);
+  });
+});
 
 describe('declarations worded as a split or an inheritance (0.6.8)', () => {
   const find = declaredName;

@@ -107,6 +107,32 @@ const LOOSELY = /\b(?:loosely|conceptually|spiritually|inspired\s+(?:by\s+)?and)
 
 const THIS_PROJECT = /^\s*(?:this|our)\s+(?:project|repository|repo|library|package|module|crate|gem|code)\b/i;
 
+/**
+ * A trigger negated within its own sentence is a denial, the opposite of a declaration: "this is not a clone of X",
+ * "isn't based on X", "never forked from X", "neither a fork nor a port of X". The negation must stand within
+ * DENIAL_WORDS words before the trigger; "not just/only/merely a fork of X" and "no longer a fork of X" still declare.
+ */
+const DENIAL_WORDS = 4;
+const NEGATION = new RegExp(
+  `(?:^|[^A-Za-z0-9'’])(?:not|never|neither|nor|no|(?:is|are|was|were|does|do|did|has|have)n['’]?t)(?![A-Za-z0-9'’])((?:[\\s,*_\`()-]+[A-Za-z0-9'’]+){0,${DENIAL_WORDS}})[\\s,*_\`()-]*$`,
+  'i',
+);
+const AFFIRMING = /^[\s,*_`()-]*(?:just|only|merely|simply|solely|longer)\b/i;
+
+/** Whether the trigger at `at` in `text` is negated within its own sentence (see NEGATION). */
+export function negated(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 80), at);
+  const sentence = before.slice(Math.max(...[/[.!?:;]\s/g, /\n\s*\n/g].map((re) => lastEnd(before, re))));
+  const m = NEGATION.exec(sentence);
+  return m !== null && !AFFIRMING.test(m[1] ?? '');
+}
+
+function lastEnd(text: string, re: RegExp): number {
+  let end = 0;
+  for (const m of text.matchAll(re)) end = m.index + m[0].length;
+  return end;
+}
+
 function borrowsAnIdea(words: readonly string[], at: number): boolean {
   const next = words[at + 1] === 's' ? words[at + 2] : words[at + 1];
   return next !== undefined && IDEA.test(next);
@@ -177,6 +203,18 @@ export function findDeclaration(
   return find(TRIGGER, MAX_WORDS_AFTER, docs, names, own, inherited, true);
 }
 
+/**
+ * The first sentence in `docs` that denies descent from one of `names` ("this is not a clone of X", "not based on X"):
+ * a declaration's trigger negated in its own sentence (see NEGATION). Evidence against descent, never for it.
+ */
+export function findDenial(
+  docs: readonly { path: string; text: string }[],
+  names: ReadonlySet<string>,
+  own: ReadonlySet<string>,
+): Declaration | null {
+  return find(TRIGGER, MAX_WORDS_AFTER, docs, names, own, new Set(), true, true);
+}
+
 /** The first comment in `docs` that says its code came from one of `names` (see CODE_TRIGGER). */
 export function findDeclarationInCode(
   docs: readonly { path: string; text: string }[],
@@ -211,6 +249,7 @@ function find(
   own: ReadonlySet<string>,
   inherited: ReadonlySet<string>,
   stopAtOwn: boolean,
+  denials = false,
 ): Declaration | null {
   if (!names.size) return null;
   for (const d of docs) {
@@ -218,6 +257,8 @@ function find(
     trigger.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = trigger.exec(text))) {
+      // A denial is read only as a denial, a declaration only as a declaration.
+      if (negated(text, m.index) !== denials) continue;
       const win = windowAfter(text, m.index + m[0].length);
       // A sentence the other side (or the shared project) has too was inherited, not declared by this side.
       if (inherited.has(normaliseSentence(m[0] + ' ' + win))) continue;

@@ -6,7 +6,7 @@
 import { dec } from '../compare/format';
 import type { ChronologyFact, EvidenceItem, LineageResult, LineageSignal, Location, NameRef, Rename, Side, Topology } from '../types';
 import { continuity } from './maintainers';
-import { declarationSentences, declaresAnother, findDeclaration, findDeclarationInCode, findSuccessor } from './declarations';
+import { declarationSentences, declaresAnother, findDeclaration, findDeclarationInCode, findDenial, findSuccessor } from './declarations';
 import { sameName, spellings, urlNames } from './names';
 
 /** Weights of the signals in the decision (docs/engine.md): a direction needs 2 and twice the other side's. */
@@ -247,8 +247,15 @@ export function lineageSignals(
     // The declarer's own names, except those the other side carries too: "a fork of `request`" by a fork
     // whose README still has the title "Request" names the other side.
     const own = new Set([...view[by].current].filter((n) => !them.current.has(n)));
+    // A denial ("this is not a clone of X") is evidence against descent from X, never for it; a README that both
+    // denies and declares descent from one name has declared nothing about it.
+    const denial = findDenial(sides[by].docs, them.all, own);
+    if (denial) {
+      const d = `the ${by}'s ${denial.path} denies descent from "${denial.name}", a name the ${other(by)} carries or carried: a denial is no declaration`;
+      item('DENIED_DESCENT', 0, 'none', d, at(by, denial));
+    }
     const found = findDeclaration(sides[by].docs, them.all, own, them.inherited);
-    if (found)
+    if (found && found.name !== denial?.name)
       finds[by] = {
         found,
         specific: them.current.has(found.name) && !forkNames.has(found.name),
@@ -258,8 +265,13 @@ export function lineageSignals(
   // Both sides declaring descent from the shared project by one of its names (Valkey's "forked from the open source
   // Redis project", KeyDB's "a fork of Redis"): each says it is a fork of that project, so neither is it, whoever
   // kept its maintainers. Two forks of a third project, and the declarations point at neither side.
-  const third = (f: (typeof finds)[Side]): boolean => f !== undefined && !f.specific && !f.repository && forkNames.has(f.found.name);
-  const siblings = shared && third(finds.origin) && third(finds.target);
+  // A project's own names never declare anything: a name the declarer carries now is its own, never a third project
+  // it descends from (an original deprecated in favour of a fork still carries the shared project's name in its title).
+  const third = (by: Side): boolean => {
+    const f = finds[by];
+    return f !== undefined && !f.specific && !f.repository && forkNames.has(f.found.name) && !view[by].current.has(f.found.name);
+  };
+  const siblings = shared && third('origin') && third('target');
   // Without history in common, the same for a name the other side carried but carries no more: if that side's own text
   // declares descent from it too (node-build's "Forked from Sam Stephenson's ruby-build" against pyenv's "forked from
   // rbenv and ruby-build"), it is a second project made from it, not that project. A rename ("formerly known as X")
@@ -282,8 +294,10 @@ export function lineageSignals(
       const { found, specific, repository } = f;
       const also = !shared && !topo.rewritten && !specific && !repository ? alsoDeclares(other(by), found.name) : null;
       if (also) commonUpstream ??= found.name;
+      // The side that kept the shared project's names (IDENTITY) and cites one of them is speaking of itself.
+      const self = idWeight[by] > 0 && view[by].current.has(found.name) && !specific;
       const w =
-        siblings || also
+        siblings || also || self
           ? 0
           : specific
             ? WEIGHTS.DECLARED_SPECIFIC
@@ -300,11 +314,13 @@ export function lineageSignals(
         `the ${by}'s ${found.path} declares descent from "${found.name}", ${whose}` +
         (w
           ? ''
-          : siblings
-            ? `; the ${other(by)} declares descent from the shared project too, so both descend from it`
-            : also
-              ? `; the ${other(by)}'s ${also.path} declares descent from it too, so both descend from it`
-              : `; the ${other(by)} does not continue that project (maintainers, package name or repository), so both may descend from it`);
+          : self
+            ? `; the ${by} kept the shared project's names and carries this one itself: a project's own name declares nothing`
+            : siblings
+              ? `; the ${other(by)} declares descent from the shared project too, so both descend from it`
+              : also
+                ? `; the ${other(by)}'s ${also.path} declares descent from it too, so both descend from it`
+                : `; the ${other(by)} does not continue that project (maintainers, package name or repository), so both may descend from it`);
       vote('DECLARATION', w ? other(by) : 'none', w, d);
       item('DECLARED_UPSTREAM', w ? Math.max(2, w) : 1, w ? other(by) : 'none', d, {
         ...at(by, found),

@@ -44,8 +44,8 @@ export const SIGNALS: { key: string; title: string; plain: string; kinds: string
     key: 'declarations',
     title: 'Declarations',
     plain:
-      "a declaration of descent (in prose, or in a comment of matched code), the original pointing at its successor, or a licence keeping the other side's copyright notice",
-    kinds: ['DECLARED_UPSTREAM', 'DECLARED_IN_CODE', 'SUCCESSOR_NAMED', 'COPYRIGHT_ATTRIBUTION'],
+      "a declaration of descent (in prose, or in a comment of matched code), a denial of it, the original pointing at its successor, or a licence keeping the other side's copyright notice",
+    kinds: ['DECLARED_UPSTREAM', 'DENIED_DESCENT', 'DECLARED_IN_CODE', 'SUCCESSOR_NAMED', 'COPYRIGHT_ATTRIBUTION'],
   },
   {
     key: 'chronology',
