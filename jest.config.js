@@ -19,7 +19,8 @@ module.exports = {
       ...base,
       displayName: 'unit',
       globals: { testTimeoutMs: 30000 },
-      testMatch: ['<rootDir>/{libs,services}/*/test/**/*.test.ts'],
+      // bench/accuracy/score.test.ts: the accuracy benchmark's scoring rules (pure, fast).
+      testMatch: ['<rootDir>/{libs,services}/*/test/**/*.test.ts', '<rootDir>/bench/accuracy/*.test.ts'],
       testPathIgnorePatterns: ['\\.int\\.test\\.ts$'],
     },
     {

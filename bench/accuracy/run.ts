@@ -1,10 +1,25 @@
-// Accuracy benchmark: the engine CLI's verdicts on real pairs of repositories whose lineage is known.
-// Rerun: see bench/accuracy/README.md (writes bench/accuracy/RESULTS.md; with --urls, RESULTS-urls.md).
+// Accuracy benchmark: the engine CLI's verdicts on real pairs of repositories whose lineage is known,
+// in three sets (shared, development, held-out), scored strictly (score.ts) unless --lenient.
+// Rerun: see bench/accuracy/README.md (writes bench/accuracy/RESULTS.md; with --urls, RESULTS-urls.md;
+// held-out runs also append to heldout/FIRST-RESULTS.md and rewrite heldout/LATEST-RESULTS.md).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import {
+  cell,
+  firstResultsToAppend,
+  latestRows,
+  parseRecords,
+  recordKey,
+  RUN_COLUMNS,
+  summarize,
+  tableHeader,
+  tableRow,
+  type HeldOutRecord,
+} from './records';
+import { classTable, judge, pct, rightOfRun, truthClass, type Judgement, type Scoring } from './score';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'libs', 'engine', 'dist', 'cli.js');
@@ -12,6 +27,11 @@ const CACHE = join(ROOT, '.cache', 'accuracy');
 const REAL = resolve(process.env.LINEAGE_REAL_REPOS ?? join(ROOT, '..', 'shared', 'real-repos'));
 const MIRRORS = resolve(process.env.LINEAGE_MIRRORS ?? '/work/.mirror');
 const TIMEOUT_S = Number(process.env.LINEAGE_ACCURACY_TIMEOUT_S ?? 1800);
+const HELDOUT = resolve(process.env.LINEAGE_ACCURACY_HELDOUT ?? join(__dirname, 'heldout'));
+const FIRST_RESULTS = join(HELDOUT, 'FIRST-RESULTS.md');
+const LATEST_RESULTS = join(HELDOUT, 'LATEST-RESULTS.md');
+const SETS = ['shared', 'development', 'held-out'] as const;
+type SetName = (typeof SETS)[number] | 'extra';
 const HEADER = 'name origin origin_commit target target_commit accept forbid_direction note'.split(' ');
 const VERDICTS = ['INDEPENDENT', 'SHARED_UPSTREAM', 'DECLARED_FORK', 'LIKELY_DERIVED', 'HEAVILY_DERIVED', 'INSUFFICIENT_EVIDENCE'];
 const FLIP: Record<string, string> = { ORIGIN_TO_TARGET: 'TARGET_TO_ORIGIN', TARGET_TO_ORIGIN: 'ORIGIN_TO_TARGET', NONE: 'NONE' };
@@ -28,14 +48,19 @@ interface Pair {
   accept: string[];
   forbid: string[];
   note: string;
+  /** The pairs file's line, as written (the held-out rule checks it is committed). */
+  raw: string;
 }
 interface PairsFile {
+  set: SetName;
   path: string;
   label: string;
   pairs: Pair[];
   missing?: string;
 }
 interface Run {
+  set: SetName;
+  file: string;
   pair: Pair;
   orientation: 'listed' | 'swapped';
   forbid: string[];
@@ -46,7 +71,8 @@ interface Run {
   engineVersion?: string;
   error?: string;
   message?: string;
-  right: boolean;
+  /** Scored both ways (score.ts); filled in by analyze. */
+  judgement: Judgement;
   wallS: number;
   rssMB: number | null;
 }
@@ -61,11 +87,13 @@ const list = (s: string): string[] =>
     .map((x) => x.trim())
     .filter(Boolean);
 
-function readPairs(path: string, label: string): PairsFile {
-  if (!existsSync(path)) return { path, label, pairs: [], missing: `${path} not found` };
+function readPairs(path: string, label: string, set: SetName): PairsFile {
+  if (!existsSync(path)) return { set, path, label, pairs: [], missing: `${path} not found` };
   const lines = readFileSync(path, 'utf8')
     .split('\n')
     .map((l) => l.replace(/\r$/, ''));
+  // A held-out file may be created empty before its pairs are written.
+  if (!lines.some((l) => l.trim())) return { set, path, label, pairs: [] };
   if (lines[0]!.split('\t').join(' ') !== HEADER.join(' '))
     throw new HarnessError(`${path}: the header must be the tab-separated columns: ${HEADER.join(' ')}`);
   const pairs: Pair[] = [];
@@ -86,14 +114,24 @@ function readPairs(path: string, label: string): PairsFile {
     ];
     for (const repo of [origin, target])
       if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) throw new HarnessError(`${where}: "${repo}" is not owner/name`);
-    const p: Pair = { name, origin, originCommit, target, targetCommit, accept: list(accept), forbid: list(forbid), note: note ?? '' };
+    const p: Pair = {
+      name,
+      origin,
+      originCommit,
+      target,
+      targetCommit,
+      accept: list(accept),
+      forbid: list(forbid),
+      note: note ?? '',
+      raw: line,
+    };
     for (const v of p.accept) if (!VERDICTS.includes(v)) throw new HarnessError(`${where}: unknown verdict ${v}`);
     for (const d of p.forbid) if (!(d in FLIP)) throw new HarnessError(`${where}: unknown direction ${d}`);
     if (!p.accept.length) throw new HarnessError(`${where}: empty accept list`);
     if (pairs.some((q) => q.name === name)) throw new HarnessError(`${where}: duplicate pair name ${name}`);
     pairs.push(p);
   });
-  return { path, label, pairs };
+  return { set, path, label, pairs };
 }
 
 const git = (args: string[]) => spawnSync('git', args, { encoding: 'utf8', maxBuffer: 1 << 24 });
@@ -162,7 +200,7 @@ function locate(repo: string, commit: string, pairsDir: string): { dir: string }
 }
 
 /** One CLI run in its own process; wall time around the process, peak RSS from maxrss.cjs. */
-function analyze(pair: Pair, orientation: 'listed' | 'swapped', o: string, t: string, urls: boolean): Run {
+function analyze(f: PairsFile, pair: Pair, orientation: 'listed' | 'swapped', o: string, t: string, urls: boolean): Run {
   const swap = orientation === 'swapped';
   const [origin, oc, target, tc] = swap ? [t, pair.targetCommit, o, pair.originCommit] : [o, pair.originCommit, t, pair.targetCommit];
   // --urls: each side's public URL, as a request to the service carries it (the CLI records it and reads its owner/name).
@@ -186,7 +224,16 @@ function analyze(pair: Pair, orientation: 'listed' | 'swapped', o: string, t: st
   );
   const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
   const rssMB = existsSync(rssFile) ? Math.round(Number(readFileSync(rssFile, 'utf8')) / 1024) : null;
-  const run: Run = { pair, orientation, forbid, right: false, wallS, rssMB };
+  const run: Run = {
+    set: f.set,
+    file: f.label,
+    pair,
+    orientation,
+    forbid,
+    judgement: judge({ accept: pair.accept, forbid }, {}),
+    wallS,
+    rssMB,
+  };
   let out: {
     verdict?: string;
     direction?: string;
@@ -207,7 +254,7 @@ function analyze(pair: Pair, orientation: 'listed' | 'swapped', o: string, t: st
       sharedCommits: out.manifest?.metrics?.sharedCommits,
       engineVersion: out.manifest?.engineVersion,
     });
-    run.right = pair.accept.includes(out.verdict) && !forbid.includes(out.direction ?? '');
+    run.judgement = judge({ accept: pair.accept, forbid }, { verdict: out.verdict, direction: out.direction });
     return run;
   }
   const stderrCode = /error: ([A-Z_]+)/.exec(r.stderr ?? '')?.[1];
@@ -215,25 +262,107 @@ function analyze(pair: Pair, orientation: 'listed' | 'swapped', o: string, t: st
   else
     run.error = out.error?.code ?? stderrCode ?? (r.signal ? `SIGNAL ${r.signal}` : r.status === 0 ? 'NO_JSON_OUTPUT' : `EXIT ${r.status}`);
   run.message = out.error?.message ?? (r.stderr ?? '').trim().split('\n').pop()?.slice(0, 200);
+  run.judgement = judge({ accept: pair.accept, forbid }, { error: run.error });
   return run;
 }
 
-function parseArgs(argv: string[]): { files: string[]; only: string[]; swap: boolean; urls: boolean } {
-  const a = { files: [] as string[], only: list(process.env.LINEAGE_ACCURACY_ONLY ?? ''), swap: true, urls: false };
+interface Args {
+  files: string[];
+  only: string[];
+  sets: SetName[];
+  swap: boolean;
+  urls: boolean;
+  scoring: Scoring;
+}
+
+const USAGE = 'usage: run.ts [--set shared,development,held-out] [--lenient] [--no-swap] [--urls] [--only name,name] [extra pairs.tsv ...]';
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = {
+    files: [],
+    only: list(process.env.LINEAGE_ACCURACY_ONLY ?? ''),
+    sets: [...SETS],
+    swap: true,
+    urls: false,
+    scoring: 'strict',
+  };
+  const sets = (v: string): SetName[] => {
+    const names = list(v);
+    const bad = names.filter((n) => !(SETS as readonly string[]).includes(n));
+    if (bad.length || !names.length)
+      throw new HarnessError(`--set: unknown set ${bad.join(', ') || '(none given)'}; the sets are ${SETS.join(', ')}`);
+    return SETS.filter((s) => names.includes(s));
+  };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i]!;
     if (v === '--no-swap') a.swap = false;
     else if (v === '--urls') a.urls = true;
+    else if (v === '--lenient') a.scoring = 'lenient';
     else if (v === '--only') a.only = list(argv[++i] ?? '');
     else if (v.startsWith('--only=')) a.only = list(v.slice(7));
-    else if (v.startsWith('-'))
-      throw new HarnessError(`unknown option ${v}\nusage: run.ts [--no-swap] [--urls] [--only name,name] [extra pairs.tsv ...]`);
+    else if (v === '--set') a.sets = sets(argv[++i] ?? '');
+    else if (v.startsWith('--set=')) a.sets = sets(v.slice(6));
+    else if (v.startsWith('-')) throw new HarnessError(`unknown option ${v}\n${USAGE}`);
     else a.files.push(resolve(v));
   }
   return a;
 }
 
-const cell = (s: string) => s.replace(/\|/g, '\\|');
+/** The held-out files: every heldout/*.tsv, in name order (none when the folder does not exist). */
+const heldOutFiles = (): string[] =>
+  existsSync(HELDOUT)
+    ? readdirSync(HELDOUT)
+        .filter((n) => n.endsWith('.tsv'))
+        .sort()
+        .map((n) => join(HELDOUT, n))
+    : [];
+
+/**
+ * The held-out rule: a pair's expectation is committed before the engine first runs on it. The
+ * pairs given (those about to get their first result) whose line is not, as written, in the file at
+ * HEAD of the repository that holds it.
+ */
+function notCommitted(f: PairsFile, pairs: Pair[]): string[] {
+  if (!pairs.length) return [];
+  const r = spawnSync('git', ['-C', dirname(f.path), 'show', `HEAD:./${basename(f.path)}`], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+    env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
+  });
+  if (r.status !== 0) return pairs.map((p) => `${p.name} (${f.label} is not committed)`);
+  const committed = new Set(r.stdout.split('\n').map((l) => l.replace(/\r$/, '')));
+  return pairs.filter((p) => !committed.has(p.raw)).map((p) => `${p.name} (its line in ${f.label} differs from HEAD's or is not there)`);
+}
+
+const SET_TITLE: Record<SetName, string> = {
+  shared: 'shared set',
+  development: 'development set',
+  'held-out': 'held-out set',
+  extra: 'extra files',
+};
+const expectedCell = (r: Run) => `${r.pair.accept.join(', ')} / ${r.forbid.length ? r.forbid.join(', ') : '–'}`;
+const verdictCell = (r: Run) => (r.error ? `ERROR ${r.error}` : r.verdict!);
+const yesNo = (right: boolean, wrong: string | undefined) => (right ? 'yes' : `no (${wrong})`);
+
+/** One run's row of the per-run table (RUN_COLUMNS). */
+function runCells(r: Run): string[] {
+  const j = r.judgement;
+  return [
+    r.pair.name,
+    r.orientation,
+    j.truth,
+    expectedCell(r),
+    verdictCell(r),
+    r.direction ?? '–',
+    r.confidence ?? '–',
+    String(r.sharedCommits ?? '–'),
+    yesNo(j.strict, j.strictWrong),
+    yesNo(j.lenient, j.lenientWrong),
+    r.error ? '–' : j.falseAccusation ? 'YES' : 'no',
+    r.wallS.toFixed(1),
+    String(r.rssMB ?? '–'),
+  ];
+}
 
 function main(): number {
   const started = new Date();
@@ -243,21 +372,60 @@ function main(): number {
     .join(' ');
   const args = parseArgs(process.argv.slice(2));
   if (!existsSync(CLI)) throw new HarnessError(`${CLI} not found: build the engine first (npx tsc -b libs/engine)`);
-  const files: PairsFile[] = [];
-  const defaults = [join(REAL, 'pairs.tsv'), join(__dirname, 'pairs.tsv')];
-  for (const path of [...new Set([...defaults, ...args.files])]) {
-    if (!defaults.includes(path) && !existsSync(path)) throw new HarnessError(`${path} not found`);
+  const mode = args.urls ? 'urls' : 'plain';
+  const label = (path: string) => {
     const rel = relative(ROOT, path);
-    files.push(readPairs(path, rel.startsWith('../..') ? path : rel));
+    return rel.startsWith('../..') ? path : rel;
+  };
+  // The files of each selected set, then the extra files (a file in the held-out folder counts as held-out).
+  const wanted: { path: string; set: SetName; optional: boolean }[] = [];
+  if (args.sets.includes('shared')) wanted.push({ path: join(REAL, 'pairs.tsv'), set: 'shared', optional: true });
+  if (args.sets.includes('development')) wanted.push({ path: join(__dirname, 'pairs.tsv'), set: 'development', optional: true });
+  if (args.sets.includes('held-out')) for (const path of heldOutFiles()) wanted.push({ path, set: 'held-out', optional: true });
+  for (const path of args.files)
+    wanted.push({ path, set: dirname(path) === HELDOUT && path.endsWith('.tsv') ? 'held-out' : 'extra', optional: false });
+  const files: PairsFile[] = [];
+  for (const w of wanted) {
+    if (files.some((f) => f.path === w.path)) continue;
+    if (!w.optional && !existsSync(w.path)) throw new HarnessError(`${w.path} not found`);
+    files.push(readPairs(w.path, label(w.path), w.set));
   }
+  const setsRun: SetName[] = [...args.sets, ...(files.some((f) => f.set === 'extra') ? (['extra'] as const) : [])];
+  if (args.sets.includes('held-out') && !files.some((f) => f.set === 'held-out'))
+    files.push({
+      set: 'held-out',
+      path: HELDOUT,
+      label: label(HELDOUT),
+      pairs: [],
+      missing: `no held-out pairs file (${label(HELDOUT)}/*.tsv)`,
+    });
   const unknown = args.only.filter((n) => !files.some((f) => f.pairs.some((p) => p.name === n)));
-  if (unknown.length) throw new HarnessError(`--only: no pair named ${unknown.join(', ')}`);
+  if (unknown.length) throw new HarnessError(`--only: no pair named ${unknown.join(', ')} in the selected sets (${args.sets.join(', ')})`);
+  const selected = (p: Pair) => !args.only.length || args.only.includes(p.name);
+  const orientations = args.swap ? (['listed', 'swapped'] as const) : (['listed'] as const);
+
+  // The held-out rule, before anything runs: a held-out pair about to get its first result has its expectation committed.
+  const firstText = existsSync(FIRST_RESULTS) ? readFileSync(FIRST_RESULTS, 'utf8') : undefined;
+  const recorded = new Set(firstText === undefined ? [] : parseRecords(firstText).map((r) => r.key));
+  const unseen = (p: Pair) => orientations.some((o) => !recorded.has(recordKey(p.name, o, mode)));
+  const uncommitted = files
+    .filter((f) => f.set === 'held-out')
+    .flatMap((f) =>
+      notCommitted(
+        f,
+        f.pairs.filter((p) => selected(p) && unseen(p)),
+      ),
+    );
+  if (uncommitted.length)
+    throw new HarnessError(
+      `held-out pairs must be committed before the engine first runs on them (README, "The held-out set"); not committed: ${uncommitted.join('; ')}`,
+    );
   mkdirSync(CACHE, { recursive: true });
 
   const results = files.map((f) => ({ f, runs: [] as Run[], skips: [] as Skip[] }));
   for (const { f, runs, skips } of results) {
     for (const pair of f.pairs) {
-      if (args.only.length && !args.only.includes(pair.name)) continue;
+      if (!selected(pair)) continue;
       const o = locate(pair.origin, pair.originCommit, dirname(f.path));
       const t = locate(pair.target, pair.targetCommit, dirname(f.path));
       if ('skip' in o || 'skip' in t) {
@@ -265,59 +433,149 @@ function main(): number {
         process.stderr.write(`${pair.name}: SKIPPED (${skips.at(-1)!.reason})\n`);
         continue;
       }
-      for (const orientation of args.swap ? (['listed', 'swapped'] as const) : (['listed'] as const)) {
-        const r = analyze(pair, orientation, o.dir, t.dir, args.urls);
+      for (const orientation of orientations) {
+        const r = analyze(f, pair, orientation, o.dir, t.dir, args.urls);
         runs.push(r);
+        const j = r.judgement;
         process.stderr.write(
-          `${pair.name} ${orientation}: ${r.error ? `ERROR ${r.error}` : `${r.verdict} ${r.direction} ${r.confidence}`} ${r.right ? 'right' : 'WRONG'} ${r.wallS.toFixed(1)} s ${r.rssMB ?? '?'} MB\n`,
+          `${pair.name} ${orientation}: ${r.error ? `ERROR ${r.error}` : `${r.verdict} ${r.direction} ${r.confidence}`} ${j.strict ? 'right' : `WRONG (${j.strictWrong})`}${j.strict !== j.lenient ? ` (lenient: ${j.lenient ? 'right' : 'wrong'})` : ''}${j.falseAccusation ? ' FALSE ACCUSATION' : ''} ${r.wallS.toFixed(1)} s ${r.rssMB ?? '?'} MB\n`,
         );
       }
     }
   }
 
+  const primary = args.scoring;
+  const secondary: Scoring = primary === 'strict' ? 'lenient' : 'strict';
   const out: string[] = [];
-  const score = (runs: Run[]) => `${runs.filter((r) => r.right).length} / ${runs.length}`;
-  for (const { f, runs, skips } of results) {
-    out.push(`### ${f.label}`, '');
-    if (f.missing) {
-      out.push(`Not run: ${f.missing} (set LINEAGE_REAL_REPOS to the folder that holds it).`, '');
-      continue;
+  for (const set of setsRun) {
+    const inSet = results.filter((x) => x.f.set === set);
+    out.push(`## ${SET_TITLE[set]}`, '');
+    for (const { f, runs, skips } of inSet) {
+      out.push(`### ${f.label}`, '');
+      if (f.missing) {
+        out.push(`Not run: ${f.missing}${set === 'shared' ? ' (set LINEAGE_REAL_REPOS to the folder that holds it)' : ''}.`, '');
+        continue;
+      }
+      if (!runs.length && !skips.length) {
+        out.push(args.only.length && f.pairs.length ? 'No pair selected by --only.' : 'No pairs.', '');
+        continue;
+      }
+      out.push(...tableHeader(RUN_COLUMNS));
+      for (const r of runs) out.push(tableRow(runCells(r)));
+      for (const s of skips)
+        out.push(
+          tableRow([
+            s.pair.name,
+            '–',
+            truthClass(s.pair.accept),
+            `${s.pair.accept.join(', ')} / ${s.pair.forbid.join(', ') || '–'}`,
+            'SKIPPED',
+            '–',
+            '–',
+            '–',
+            `skipped: ${s.reason}`,
+            '–',
+            '–',
+            '–',
+            '–',
+          ]),
+        );
+      out.push('');
     }
-    if (!runs.length && !skips.length) {
-      out.push(args.only.length ? 'No pair selected by --only.' : 'No pairs.', '');
-      continue;
-    }
-    out.push(
-      '| pair | orientation | expected (accept / forbidden) | got verdict | direction | confidence | shared commits | right? | wall s | peak RSS MB |',
-      '|---|---|---|---|---|---|---:|---|---:|---:|',
-    );
-    for (const r of runs) {
-      const expected = `${r.pair.accept.join(', ')} / ${r.forbid.length ? r.forbid.join(', ') : '–'}`;
-      const got = r.error ? `ERROR ${r.error}` : r.verdict!;
-      const why = r.right ? 'yes' : r.error ? 'no (error)' : !r.pair.accept.includes(r.verdict!) ? 'no (verdict)' : 'no (direction)';
-      out.push(
-        `| ${r.pair.name} | ${r.orientation} | ${expected} | ${got} | ${r.direction ?? '–'} | ${r.confidence ?? '–'} | ${r.sharedCommits ?? '–'} | ${why} | ${r.wallS.toFixed(1)} | ${r.rssMB ?? '–'} |`,
-      );
-    }
-    for (const s of skips)
-      out.push(
-        `| ${s.pair.name} | – | ${s.pair.accept.join(', ')} / ${s.pair.forbid.join(', ') || '–'} | SKIPPED | – | – | – | skipped: ${cell(s.reason)} | – | – |`,
-      );
-    out.push('');
   }
+
+  // Scores per set and in total.
   const all = results.flatMap((x) => x.runs);
-  out.push('### Scores', '', '| pairs file | right / run | listed | swapped | skipped pairs |', '|---|---:|---:|---:|---:|');
-  for (const { f, runs, skips } of results) {
-    if (f.missing) out.push(`| ${f.label} | not run: file missing | | | |`);
+  const bySet = setsRun.map((set) => ({
+    set,
+    files: results.filter((x) => x.f.set === set),
+    runs: results.filter((x) => x.f.set === set).flatMap((x) => x.runs),
+  }));
+  const scoredOf = (runs: Run[]) =>
+    runs.map((r) => ({ outcome: { verdict: r.verdict, direction: r.direction, error: r.error }, judgement: r.judgement }));
+  const line = (name: string, runs: Run[], skipped: number | string) => {
+    const s = scoredOf(runs);
+    const fa = runs.filter((r) => r.judgement.falseAccusation).length;
+    return `| ${name} | ${rightOfRun(s, primary)} | ${rightOfRun(s, secondary)} | ${rightOfRun(
+      s.filter((_, i) => runs[i]!.orientation === 'listed'),
+      primary,
+    )} | ${rightOfRun(
+      s.filter((_, i) => runs[i]!.orientation === 'swapped'),
+      primary,
+    )} | ${fa} | ${runs.filter((r) => r.error).length} | ${skipped} |`;
+  };
+  out.push(
+    '## Scores',
+    '',
+    `Scoring: **${primary}**${primary === 'strict' ? ' (the default; `--lenient` for the pairs\u2019 lists alone)' : ' (the pairs\u2019 lists alone, as before strict scoring; the default is strict)'}; README.md, "Scoring", defines both, the truth classes and false accusations.`,
+    '',
+    `| set | right / run (${primary}) | ${secondary} | listed (${primary}) | swapped (${primary}) | false accusations | errors | skipped pairs |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  );
+  for (const { set, files: fs, runs } of bySet) {
+    if (fs.every((x) => x.f.missing)) out.push(`| ${SET_TITLE[set]} | not run: ${fs.map((x) => x.f.missing).join('; ')} | | | | | | |`);
     else
       out.push(
-        `| ${f.label} | ${score(runs)} | ${score(runs.filter((r) => r.orientation === 'listed'))} | ${score(runs.filter((r) => r.orientation === 'swapped'))} | ${skips.length} |`,
+        line(
+          SET_TITLE[set],
+          runs,
+          fs.reduce((n, x) => n + x.skips.length, 0),
+        ),
       );
   }
+  const totalLine = line(
+    '**total**',
+    all,
+    results.reduce((n, x) => n + x.skips.length, 0),
+  ).split(' | ');
+  totalLine[1] = `**${totalLine[1]}**`;
+  out.push(totalLine.join(' | '), '');
+
   out.push(
-    `| **total** | **${score(all)}** | ${score(all.filter((r) => r.orientation === 'listed'))} | ${score(all.filter((r) => r.orientation === 'swapped'))} | ${results.reduce((n, x) => n + x.skips.length, 0)} |`,
+    `### Per class (${primary})`,
+    '',
+    'Classes: derived (DECLARED_FORK, HEAVILY_DERIVED, LIKELY_DERIVED), shared-upstream (SHARED_UPSTREAM), not-derived (INDEPENDENT, INSUFFICIENT_EVIDENCE). A run is *expected* in its pair\u2019s truth class and *predicted* in its verdict\u2019s class; a *right prediction* is a run predicted in the class, expected in it and right. Recall = right predictions / runs expected; precision = right predictions / runs predicted.',
+    '',
+    '| set | class | runs predicted | right predictions | runs expected | recall | precision |',
+    '|---|---|---:|---:|---:|---:|---:|',
+  );
+  const notes: string[] = [];
+  for (const { set, runs } of [
+    ...bySet.filter((x) => x.runs.length).map((x) => ({ set: SET_TITLE[x.set], runs: x.runs })),
+    { set: '**total**', runs: all },
+  ]) {
+    const t = classTable(scoredOf(runs), primary);
+    for (const row of t.rows)
+      out.push(`| ${set} | ${row.cls} | ${row.predicted} | ${row.right} | ${row.expected} | ${pct(row.recall)} | ${pct(row.precision)} |`);
+    if (t.errors || t.rightOtherClass)
+      notes.push(
+        `* ${set}: ${t.errors} error run(s) (expected in their class, predicted in none); ${t.rightOtherClass} right run(s) whose verdict is an accepted alternative of another class (right, but a right prediction of no class).`,
+      );
+  }
+  out.push('', ...(notes.length ? [...notes, ''] : []));
+
+  const accusations = all.filter((r) => r.judgement.falseAccusation);
+  out.push(
+    `### False accusations: ${accusations.length}`,
+    '',
+    ...(accusations.length
+      ? accusations.map(
+          (r) =>
+            `* ${SET_TITLE[r.set]}, ${r.pair.name} ${r.orientation}: ${r.verdict} ${r.direction} ${r.confidence ?? ''} (truth: ${r.judgement.truth}; accept ${r.pair.accept.join(', ')})`,
+        )
+      : ['None: no derived verdict and no direction on a pair whose truth is not-derived or shared-upstream.']),
     '',
   );
+  const strictOnly = all.filter((r) => r.judgement.lenient && !r.judgement.strict);
+  if (strictOnly.length)
+    out.push(
+      'Wrong only under strict scoring (right by the lists alone):',
+      '',
+      ...strictOnly.map(
+        (r) => `* ${SET_TITLE[r.set]}, ${r.pair.name} ${r.orientation}: ${r.verdict} ${r.direction} – ${r.judgement.strictWrong}`,
+      ),
+      '',
+    );
   const skipped = results.flatMap((x) => x.skips);
   if (skipped.length) out.push('Skipped (not counted in the scores):', '', ...skipped.map((s) => `* ${s.pair.name}: ${s.reason}`), '');
   const errors = all.filter((r) => r.error);
@@ -335,7 +593,7 @@ function main(): number {
   const engineDirty =
     spawnSync('git', ['-C', ROOT, 'diff', '--quiet', 'HEAD', '--', 'libs/engine'], { env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } })
       .status !== 0;
-  const env = ['LINEAGE_REAL_REPOS', 'LINEAGE_MIRRORS', 'LINEAGE_ACCURACY_ONLY', 'LINEAGE_ACCURACY_TIMEOUT_S']
+  const env = ['LINEAGE_REAL_REPOS', 'LINEAGE_MIRRORS', 'LINEAGE_ACCURACY_ONLY', 'LINEAGE_ACCURACY_TIMEOUT_S', 'LINEAGE_ACCURACY_HELDOUT']
     .filter((k) => process.env[k])
     .map((k) => `${k}=${process.env[k]} `)
     .join('');
@@ -346,7 +604,7 @@ function main(): number {
   const header = [
     '# Accuracy benchmark: results',
     '',
-    `Generated by \`${command}\` (from the repository root, after \`npx tsc -b libs/engine\`; see README.md for the method and the pairs).`,
+    `Generated by \`${command}\` (from the repository root, after \`npx tsc -b libs/engine\`; see README.md for the method, the sets and the pairs). Sets: ${setsRun.map((s) => SET_TITLE[s]).join(', ')}.`,
     `Engine: ${versions.join(', ') || 'unknown (no run produced a manifest)'} (manifest \`engineVersion\`), \`libs/engine/dist/cli.js\` built ${statSync(CLI).mtime.toISOString()}, repository at ${head}${engineDirty ? ' with uncommitted changes under libs/engine' : ''}.`,
     `Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${git(['--version']).stdout.trim()}, load average ${loadBefore} at the start and ${os
       .loadavg()
@@ -362,7 +620,76 @@ function main(): number {
     );
   writeFileSync(join(__dirname, args.urls ? 'RESULTS-urls.md' : 'RESULTS.md'), [...header, ...out].join('\n'));
   process.stdout.write([...header.slice(2), ...out].join('\n') + '\n');
+
+  const heldOutRuns = all.filter((r) => r.set === 'held-out');
+  if (heldOutRuns.length) {
+    const commit = `${head}${engineDirty ? ' (libs/engine modified)' : ''}`;
+    let cliVersion: string | undefined;
+    const version = (r: Run) =>
+      r.engineVersion ??
+      versions[0] ??
+      (cliVersion ??= spawnSync(process.execPath, [CLI, '--version'], { encoding: 'utf8' }).stdout.split(' ')[0]?.trim() || 'unknown');
+    const records: HeldOutRecord[] = heldOutRuns.map((r) => {
+      const c = runCells(r);
+      const rec = Object.fromEntries(RUN_COLUMNS.map((k, i) => [k, c[i]!])) as Omit<
+        HeldOutRecord,
+        'engine' | 'date' | 'commit' | 'mode' | 'pairs file'
+      >;
+      return { ...rec, engine: version(r), date: started.toISOString().slice(0, 10), commit, mode, 'pairs file': r.file };
+    });
+    recordHeldOut(records, firstText, files, command);
+  }
   return 0;
+}
+
+/** Appends the first results not yet recorded (never rewriting a row) and rewrites LATEST-RESULTS.md. */
+function recordHeldOut(records: HeldOutRecord[], firstText: string | undefined, files: PairsFile[], command: string): void {
+  const now = existsSync(FIRST_RESULTS) ? readFileSync(FIRST_RESULTS, 'utf8') : undefined;
+  if (now !== firstText) process.stderr.write('bench/accuracy: FIRST-RESULTS.md changed during the run; appending to it as it is now\n');
+  const intro = [
+    '# Held-out set: first results',
+    '',
+    'The first result of each held-out pair, orientation and mode (`plain`: the repositories alone; `urls`: with `--urls`), as it came out:',
+    'bench/accuracy/run.ts appends a row the first time a pair/orientation/mode runs and never rewrites one (README.md, "The held-out set").',
+    'Do not edit the rows. LATEST-RESULTS.md holds the latest result of each.',
+  ];
+  const { text, added } = firstResultsToAppend(now, records, intro);
+  if (text) {
+    if (now === undefined) writeFileSync(FIRST_RESULTS, text);
+    else appendFileSync(FIRST_RESULTS, text);
+  }
+  process.stderr.write(`bench/accuracy: ${added.length} first result(s) recorded in ${relative(ROOT, FIRST_RESULTS)}\n`);
+
+  const heldOutPairs = new Set(files.filter((f) => f.set === 'held-out').flatMap((f) => f.pairs.map((p) => p.name)));
+  const previous = existsSync(LATEST_RESULTS) ? readFileSync(LATEST_RESULTS, 'utf8') : undefined;
+  const rows = latestRows(previous, records, (pair) => heldOutPairs.has(pair));
+  const first = parseRecords(readFileSync(FIRST_RESULTS, 'utf8')).filter((r) => heldOutPairs.has(r.cells.get('pair') ?? ''));
+  const latest = parseRecords([...tableHeader([...RUN_COLUMNS, 'engine', 'date', 'commit', 'mode', 'pairs file']), ...rows].join('\n'));
+  const summary = (title: string, rs: typeof first) => [
+    `${title}:`,
+    '',
+    ...(rs.length
+      ? summarize(rs).map(
+          (s) =>
+            `* ${s.mode}: strict ${s.strictRight} / ${s.runs}, lenient ${s.lenientRight} / ${s.runs}, false accusations ${s.falseAccusations}`,
+        )
+      : ['* none']),
+    '',
+  ];
+  writeFileSync(
+    LATEST_RESULTS,
+    [
+      '# Held-out set: latest results',
+      '',
+      `The latest result of each held-out pair, orientation and mode; rewritten by each run that runs held-out pairs (the last: \`${cell(command)}\`). The first results, which count, are in FIRST-RESULTS.md.`,
+      '',
+      ...summary('First results (FIRST-RESULTS.md, pairs still held out)', first),
+      ...summary('Latest results (below)', latest),
+      ...tableHeader([...RUN_COLUMNS, 'engine', 'date', 'commit', 'mode', 'pairs file']),
+      ...rows,
+      '',
+    ].join('\n'),
+  );
 }
 
 if (require.main === module) {
