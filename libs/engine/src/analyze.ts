@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isCodeClass } from './classify';
 import { compare } from './compare';
-import { decide } from './decide';
+import { decide } from './decide/index';
 import { EngineError, inStage, type ErrorSide } from './errors';
 import { fingerprint, type FingerprintMemo } from './fingerprint';
 import { BlobReader } from './git/catfile';

@@ -8,7 +8,7 @@ export { history, histories } from './history';
 export { topology } from './lineage/topology';
 export { lineageSignals, WEIGHTS as LINEAGE_WEIGHTS } from './lineage/signals';
 export { compare, type SideData } from './compare';
-export { decide, SUPPORT_THRESHOLDS, MIN_CODE_TOKENS, DECLARATION_CODE_FLOOR } from './decide';
+export { decide, SUPPORT_THRESHOLDS, MIN_CODE_TOKENS, DECLARATION_CODE_FLOOR } from './decide/index';
 export { buildManifest, canonicalBytes, manifestHash, type ManifestInput } from './manifest';
 export { analyze, MIN_BYTES_FOR_WORKERS, type AnalyzeInput } from './analyze';
 export { classify, classifyPath, languageOf, isSafePath } from './classify';

@@ -193,6 +193,41 @@ describe('an original citing its own name beside a fork that declares descent fr
   });
 });
 
+describe('a fork that kept fewer of the shared names than the original and cites one of them', () => {
+  it('declares descent from the original: only the side that kept more of the names speaks of itself', () => {
+    // postman-request: its package is postman-request, its README title still "Request"; request kept its package name
+    // and changed its title. "This is a fork of the excellent `request` module" names the original.
+    const topo: Topology = {
+      ...EMPTY_TOPOLOGY(),
+      forkPoints: [{ commit: 'f'.repeat(40), time: 1_545_000_000 }],
+      sharedCommits: 2263,
+      originOnly: 7,
+      targetOnly: 436,
+      forkPointNames: [name('package', 'request', 'package:package.json'), name('title', 'request', 'title:readme')],
+    };
+    const out = lineageSignals(
+      topo,
+      {
+        origin: {
+          names: { pinned: [name('package', 'request', 'package:package.json'), name('title', 'deprecated', 'title:readme')], past: [] },
+          docs: [],
+        },
+        target: {
+          names: {
+            pinned: [name('package', 'postman-request', 'package:package.json'), name('title', 'request', 'title:readme')],
+            past: [],
+          },
+          docs: [{ path: 'README.md', blobId: 'c'.repeat(40), text: '# Request\n\nThis is a fork of the excellent `request` module.\n' }],
+        },
+      },
+      { origin: 0, target: 0 },
+    );
+    expect(out.result.signals.find((s) => s.kind === 'DECLARATION')).toMatchObject({ original: 'origin', weight: '2.0000' });
+    expect(out.declaration).toEqual({ by: 'target', specific: false });
+    expect(out.result.original).toBe('origin');
+  });
+});
+
 /**
  * A README that denies descent ("this is not a clone of X") names X but declares nothing: the denial is shown as
  * evidence, and no declaration counts.

@@ -294,8 +294,9 @@ export function lineageSignals(
       const { found, specific, repository } = f;
       const also = !shared && !topo.rewritten && !specific && !repository ? alsoDeclares(other(by), found.name) : null;
       if (also) commonUpstream ??= found.name;
-      // The side that kept the shared project's names (IDENTITY) and cites one of them is speaking of itself.
-      const self = idWeight[by] > 0 && view[by].current.has(found.name) && !specific;
+      // The side that kept more of the shared project's names (IDENTITY) and cites one of them speaks of itself
+      // (postman-request, which kept only the README title "Request", still declares descent from request's package).
+      const self = idWeight[by] > idWeight[other(by)] && view[by].current.has(found.name) && !specific;
       const w =
         siblings || also || self
           ? 0
