@@ -1,4 +1,5 @@
 import { dec } from './compare/format';
+import { decidedOnCommonLine, sharedHistoryPhrase } from './lineage/common-line';
 import type { Alternative, Comparison, Confidence, Decision, Direction, Layer, LineageResult, Verdict } from './types';
 
 /** A layer "supports" a relation when its score reaches this threshold. */
@@ -23,7 +24,9 @@ export const MIN_EXCHANGED_WEIGHT = 100;
  * matched material decides the direction and vetoes the opposite one.
  */
 export function decide(c: Comparison): Decision {
-  if (c.lineage && c.metrics.sharedCommits > 0) return decideShared(c, c.lineage);
+  // Shared ids, or a line both hold under other ids whose signals name the original (otherwise the dated material
+  // decides it, as for commits held under other ids: `rewritten` below).
+  if (c.lineage && (c.metrics.sharedCommits > 0 || decidedOnCommonLine(c.lineage))) return decideShared(c, c.lineage);
   const score = (l: Layer): number => Number(c.layers.find((x) => x.layer === l)?.score ?? '0');
   const supports = (l: Layer): boolean => score(l) >= SUPPORT_THRESHOLDS[l];
   const m = c.metrics;
@@ -251,7 +254,7 @@ function decideShared(c: Comparison, l: LineageResult): Decision {
       .filter((s) => s.original === side && weight(s) > 0)
       .map((s) => s.kind)
       .join(', ') || 'none';
-  const shared = `${m.sharedCommits} commits appear in both histories`;
+  const shared = sharedHistoryPhrase(c);
   const fits: [Verdict, number, string][] = [
     [
       'DECLARED_FORK',
