@@ -69,7 +69,9 @@ describe('commonLine', () => {
 
   it('is none for one identical tree, or identical trees that are never consecutive on both sides', () => {
     const one = (k: number): string => (k === 0 ? hex('release') : hex(`x${k}`));
-    expect(commonLine(walk('a', 30, { tree: one }), walk('b', 30, { tree: (k) => (k === 0 ? hex('release') : hex(`y${k}`)) }), MIN)).toBeNull();
+    expect(
+      commonLine(walk('a', 30, { tree: one }), walk('b', 30, { tree: (k) => (k === 0 ? hex('release') : hex(`y${k}`)) }), MIN),
+    ).toBeNull();
     // Twelve snapshots alike, but every other commit on one side: no pair's parents are a pair (cherry-picks, an extraction).
     const o = walk('a', 24, { tree: (k) => (k % 2 ? hex(`s${k >> 1}`) : hex(`o${k}`)) });
     const t = walk('b', 12, { tree: (k) => hex(`s${k}`) });

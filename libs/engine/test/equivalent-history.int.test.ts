@@ -54,7 +54,9 @@ describe.each(positives.map((s) => [s.name, s] as [string, EquivalentScenario]))
     expect(s.directions).toContain(m.direction);
     const e = m.evidence.find((x) => x.kind === 'EQUIVALENT_COMMITS');
     expect(e?.layer).toBe('HISTORY');
-    expect(e?.detail).toContain(`0 commit ids in common, but ${want.commits} commits are the same under other ids, commit after commit (identical trees)`);
+    expect(e?.detail).toContain(
+      `0 commit ids in common, but ${want.commits} commits are the same under other ids, commit after commit (identical trees)`,
+    );
     expect(e?.detail).toContain(`the common line ends at the origin's ${cl!.origin.commit} and the target's ${cl!.target.commit}`);
     expect(e?.detail).toContain(`after it the origin made ${want.originAfter} commits, the target ${want.targetAfter}`);
     expect(m.chronology.filter((c) => c.kind === 'FORK_POINT').map((c) => [c.side, c.commit])).toEqual([
@@ -64,7 +66,9 @@ describe.each(positives.map((s) => [s.name, s] as [string, EquivalentScenario]))
     expect(m.summary).toContain(`0 commit ids appear in both histories, but ${want.commits} commits are the same under other ids`);
     const report = humanReport({ manifest: m, hash: r.hash, names: { origin: 'origin', target: 'target' } });
     expect(report).toContain(`No commit id appears in both histories, but ${want.commits} commits are the same under other ids`);
-    expect(report).toContain(`The common line ends at the origin's ${cl!.origin.commit.slice(0, 12)} and the target's ${cl!.target.commit.slice(0, 12)}`);
+    expect(report).toContain(
+      `The common line ends at the origin's ${cl!.origin.commit.slice(0, 12)} and the target's ${cl!.target.commit.slice(0, 12)}`,
+    );
   });
 
   it('with roles swapped: the same verdict and line, the direction flipped', async () => {
@@ -87,13 +91,13 @@ describe('the signals on a common line under other ids', () => {
     expect(r.manifest.lineage!.certain).toBe(false);
   });
 
-  it("trees alone make the line; the maintainers say who went on", async () => {
+  it('trees alone make the line; the maintainers say who went on', async () => {
     const r = await run(positives.find((s) => s.name === 'converted-twice-trees-only')!);
     expect(signal(r, 'MAINTAINERS')?.original).toBe('origin');
     expect(r.manifest.evidence.some((x) => x.kind === 'REWRITTEN_COMMITS')).toBe(false);
   });
 
-  it("a pinned commit on the line is held by the other side, which continues it: ancestry", async () => {
+  it('a pinned commit on the line is held by the other side, which continues it: ancestry', async () => {
     const r = await run(positives.find((s) => s.name === 'converted-twice-origin-stopped')!);
     expect(signal(r, 'ANCESTRY')?.original).toBe('origin');
     expect(r.manifest.lineage!.certain).toBe(true);

@@ -330,7 +330,16 @@ export async function compare(
       `0 commit ids in common, but ${line.commits}${topo.truncated ? '+' : ''} commits are the same under other ids, commit after commit ` +
       `(${commonLineHow(line)}): common ancestry; the common line ends at the origin's ${line.origin.commit} and the target's ` +
       `${line.target.commit} (authored ${isoTime(line.authored)}); after it the origin made ${topo.originOnly} commits, the target ${topo.targetOnly}`;
-    evidence.push({ id: '', layer: 'HISTORY', kind: 'EQUIVALENT_COMMITS', strength: 'STRONG', score: dec(historyScore), origin: null, target: null, detail });
+    evidence.push({
+      id: '',
+      layer: 'HISTORY',
+      kind: 'EQUIVALENT_COMMITS',
+      strength: 'STRONG',
+      score: dec(historyScore),
+      origin: null,
+      target: null,
+      detail,
+    });
     chronology.push({ kind: 'EQUIVALENT_COMMITS', side: 'both', time: String(line.authored), commit: null, detail });
     // The fork point is a commit on each side: one fact each, in place of the merge base's.
     for (let i = lin.chronology.length - 1; i >= 0; i--) if (lin.chronology[i]!.kind === 'FORK_POINT') lin.chronology.splice(i, 1);

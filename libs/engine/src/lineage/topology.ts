@@ -76,7 +76,13 @@ export class OwnWalkBuilder {
    * `at`: author time (Unix seconds, as git prints it); the rest as git prints %ae, %s and %an; `commit`: its id,
    * parents, root tree and committer time (%H, %P, %T, %ct), for a common line under other ids.
    */
-  add(at: string, email: string, subject: string, name: string, commit?: { id: string; parents: string[]; tree: string; time: number }): void {
+  add(
+    at: string,
+    email: string,
+    subject: string,
+    name: string,
+    commit?: { id: string; parents: string[]; tree: string; time: number },
+  ): void {
     if (this.dropped) return;
     this.keys.add(`${at}\0${email}\0${subject}`);
     if (commit) this.commits.push({ ...commit, at: Number(at), email, name, subject });
@@ -193,11 +199,13 @@ export async function topology(
     // pair on it (the fork point on each side); otherwise nothing is shared.
     let line: CommonLineFound | null = null;
     let rewrittenToo: RewrittenHistory | undefined;
+    let sideAuthors: Topology['sideAuthors'];
     if (!bases.length) {
       const { rewritten, authors, line: found } = await ownHistories(git, o, t, m, opts.walks);
       if (!found) return { ...EMPTY_TOPOLOGY(), truncated: view.shallow, ...(rewritten ? { rewritten } : {}), sideAuthors: authors };
       line = found;
       rewrittenToo = rewritten;
+      sideAuthors = authors;
       // Each side's own commits are those its fork commit does not reach (the other side's is not in its history).
       bases = [found.fork.origin.id, found.fork.target.id];
     }
@@ -261,12 +269,13 @@ export async function topology(
     }
     opts.deadline.check();
     const names = await forkPointIdentity(view, forkPoints[0]!.commit, opts);
-    // On a common line whose two copies of the fork point hold different snapshots (a rewrite that moved the files),
-    // the names and sentences of both: the same whichever side is called the origin.
+    // On a common line whose two copies of the fork point hold different snapshots (a rewrite that moved the files):
+    // the names both copies carry, as the project's names there, and the sentences of either, as text both inherited;
+    // the same whichever side is called the origin. A name only the rewrite put in place (an extracted package's own
+    // manifest at the new root) is not the shared project's.
     if (line && line.fork.origin.tree !== line.fork.target.tree) {
       const more = await forkPointIdentity(view, line.fork.target.id, opts);
-      const has = new Set(names.names.map((n) => `${n.key}\0${n.name}`));
-      names.names.push(...more.names.filter((n) => !has.has(`${n.key}\0${n.name}`)));
+      names.names = names.names.filter((n) => more.names.some((x) => x.key === n.key && sameName(x.name, n.name)));
       names.sentences = [...new Set([...names.sentences, ...more.sentences])].sort();
     }
     const renames = await renamesAfterFork(view, { origin: o, target: t }, bases, forkPoints[0]!, names.names, opts);
@@ -298,6 +307,7 @@ export async function topology(
       renames,
       ...(line ? { commonLine: commonLineOf(line) } : {}),
       ...(rewrittenToo ? { rewritten: rewrittenToo } : {}),
+      ...(sideAuthors ? { sideAuthors } : {}),
     };
   } finally {
     if (!opts.view) view.close();
