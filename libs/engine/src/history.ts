@@ -110,6 +110,8 @@ export async function history(
         const [id = '', time = '0', at = '0', tree = '', ...parents] = line.slice(1, nul).trim().split(' ');
         if (commits.length >= limits.maxCommits) {
           truncated = true;
+          // The topology walks a cut history again (its walk keeps git log's order, not this one's): nothing fed is read.
+          own?.drop();
           return false;
         }
         if (own) {

@@ -1,7 +1,15 @@
 // The common line of two walks without a commit id in common (lineage/common-line.ts): equivalent commits (the same
 // non-empty tree, or the same author time and subject with the same e-mail or name) count only in runs, each pair's
 // parents the previous pair.
-import { commonLine, equivalent, RUN_MIN, type WalkedCommit } from '../src/lineage/common-line';
+import {
+  commonLine,
+  commonLineOfWalks,
+  equivalent,
+  RUN_MIN,
+  walkRecord,
+  type WalkedCommit,
+  type WalkRecords,
+} from '../src/lineage/common-line';
 
 const MIN = { commits: 10, share: 0.05 };
 const EMPTY = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -85,5 +93,26 @@ describe('commonLine', () => {
 
   it('is none for two independent histories', () => {
     expect(commonLine(walk('a', 50), walk('b', 50, { tree: (k) => hex(`b${k}`) }), MIN)).toBeNull();
+  });
+});
+
+describe('commonLineOfWalks', () => {
+  const records = (w: WalkedCommit[]): WalkRecords => ({
+    records: w.map((c) => walkRecord(c, c.email, c.name, c.subject)),
+    times: w.flatMap((c) => [c.time, c.at]),
+  });
+  it('finds what commonLine finds from the compact walks, reading only the commits that may have an equivalent', () => {
+    const shared = (k: number): string => (k < 20 ? hex(`e${k.toString(16).padStart(4, '0')}`) : hex(`f${k}`));
+    const o = walk('a', 25, { tree: shared });
+    const t = walk('b', 23, { tree: (k) => (k < 20 ? shared(k) : hex(`d${k}`)) });
+    expect(commonLineOfWalks(records(o), records(t), MIN)).toEqual(commonLine(o, t, MIN));
+    expect(commonLineOfWalks(records(t), records(o), MIN)?.fork.origin.id).toBe(t[3]!.id);
+    // 20 of 400 commits: the share is of the whole walks, not of the commits read.
+    const long = walk('a', 400, { tree: (k) => (k < 20 ? shared(k) : hex(`g${k}`)) });
+    expect(commonLineOfWalks(records(long), records(t), MIN)?.commits).toBe(20);
+    expect(commonLineOfWalks(records(long), records(t), { commits: 10, share: 0.9 })).toBeNull();
+  });
+  it('is none for unrelated walks', () => {
+    expect(commonLineOfWalks(records(walk('a', 50)), records(walk('b', 50, { tree: (k) => hex(`b${k}`) })), MIN)).toBeNull();
   });
 });

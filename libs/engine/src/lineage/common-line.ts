@@ -2,7 +2,7 @@
 // a commit id in common that hold the same commits, commit after commit, under ids of their own (a history converted
 // twice from another version-control system, a filter-branch or filter-repo rewrite, a re-import) have a common line
 // as surely as two that share ids. Pure: the same walks give the same line.
-import type { Comparison, LineageResult } from '../types';
+import type { Comparison, LineageResult, Side } from '../types';
 
 /** One commit of a side's walk, as the history stage reads it (`%H %P %T %ct %at %ae %an %s`). */
 export interface WalkedCommit {
@@ -75,6 +75,11 @@ export function commonLine(
   origin: readonly WalkedCommit[],
   target: readonly WalkedCommit[],
   min: { commits: number; share: number },
+  /** when the lists are the walks' candidates only (commonLineOfWalks): each walk's size and pinned commit */
+  walked: { size: Record<Side, number>; heads: Record<Side, string> } = {
+    size: { origin: origin.length, target: target.length },
+    heads: { origin: origin[0]?.id ?? '', target: target[0]?.id ?? '' },
+  },
 ): CommonLineFound | null {
   if (!origin.length || !target.length) return null;
   const byTree = new Map<string, WalkedCommit[]>();
@@ -139,11 +144,11 @@ export function commonLine(
   const oIds = new Set(line.map((p) => p.o.id));
   const tIds = new Set(line.map((p) => p.t.id));
   const commits = Math.min(oIds.size, tIds.size);
-  if (commits < min.commits || commits < min.share * Math.min(origin.length, target.length)) return null;
+  if (commits < min.commits || commits < min.share * Math.min(walked.size.origin, walked.size.target)) return null;
   const sameTree = Math.min(commits, new Set(line.filter((p) => p.o.tree === p.t.tree).map((p) => p.t.id)).size);
   // The fork point: a pair holding a pinned commit if there is one (that side stopped on the line), else the newest tip
   // of the line (no pair of the line continues it), by author time (what a conversion keeps), then committer time.
-  const heads = { origin: origin[0]!.id, target: target[0]!.id };
+  const heads = walked.heads;
   const holds = (p: Pair): number => (p.o.id === heads.origin ? 1 : 0) + (p.t.id === heads.target ? 1 : 0);
   const onLine = new Set(line);
   const tips = line.filter((p) => holds(p) > 0 || !p.children.some((q) => onLine.has(q)));
@@ -161,6 +166,73 @@ export function commonLine(
     fork: { origin: fork.o, target: fork.t },
     held: { origin: oIds.has(heads.origin), target: tIds.has(heads.target) },
   };
+}
+
+/**
+ * A side's walk as the history stage keeps it for a common line, compact: one flat string a commit (`walkRecord`),
+ * newest first, and its committer and author times at 2i and 2i + 1 of `times`.
+ */
+export interface WalkRecords {
+  records: string[];
+  times: number[];
+}
+
+/** One commit of WalkRecords: `<id> <tree> <parents…>\0<e-mail>\0<name>\0<subject>`. */
+export const walkRecord = (
+  c: { id: string; tree: string; parents: readonly string[] },
+  email: string,
+  name: string,
+  subject: string,
+): string => `${c.id} ${c.tree} ${c.parents.join(' ')}\0${email}\0${name}\0${subject}`;
+
+const treeOf = (r: string): string => {
+  const a = r.indexOf(' ');
+  return r.slice(a + 1, r.indexOf(' ', a + 1));
+};
+const authoredOf = (w: WalkRecords, i: number): string => {
+  const r = w.records[i]!;
+  return `${w.times[2 * i + 1]}\0${r.slice(r.lastIndexOf('\0') + 1)}`;
+};
+function walked(w: WalkRecords, i: number): WalkedCommit {
+  const [head = '', email = '', name = '', subject = ''] = w.records[i]!.split('\0');
+  const [id = '', tree = '', ...parents] = head.split(' ');
+  return { id, tree, parents: parents.filter(Boolean), time: w.times[2 * i]!, at: w.times[2 * i + 1]!, email, name, subject };
+}
+
+/**
+ * commonLine of two walks as the history stage keeps them, reading only the commits that may have an equivalent on the
+ * other side (a non-empty tree or an author time and subject the other side also has): two unrelated histories stop
+ * after one look-up a commit, without an object for either side's commits.
+ */
+export function commonLineOfWalks(o: WalkRecords, t: WalkRecords, min: { commits: number; share: number }): CommonLineFound | null {
+  if (!o.records.length || !t.records.length) return null;
+  const index = (w: WalkRecords, at: readonly number[]): { trees: Set<string>; authored: Set<string> } => {
+    const trees = new Set<string>();
+    const authored = new Set<string>();
+    for (const i of at) {
+      const tree = treeOf(w.records[i]!);
+      if (!EMPTY_TREES.has(tree)) trees.add(tree);
+      authored.add(authoredOf(w, i));
+    }
+    return { trees, authored };
+  };
+  const keep = (w: WalkRecords, other: { trees: Set<string>; authored: Set<string> }, at: readonly number[]): number[] =>
+    at.filter((i) => other.trees.has(treeOf(w.records[i]!)) || other.authored.has(authoredOf(w, i)));
+  const all = (w: WalkRecords): number[] => Array.from({ length: w.records.length }, (_, i) => i);
+  // The smaller walk's index first: the larger one is scanned against it, and indexed only for what it kept.
+  const [small, large] = o.records.length <= t.records.length ? [o, t] : [t, o];
+  const largeKept = keep(large, index(small, all(small)), all(large));
+  if (largeKept.length < min.commits) return null;
+  const smallKept = keep(small, index(large, largeKept), all(small));
+  if (smallKept.length < min.commits) return null;
+  const [oKept, tKept] = small === o ? [smallKept, largeKept] : [largeKept, smallKept];
+  const idOf = (w: WalkRecords): string => w.records[0]!.slice(0, w.records[0]!.indexOf(' '));
+  return commonLine(
+    oKept.map((i) => walked(o, i)),
+    tKept.map((i) => walked(t, i)),
+    min,
+    { size: { origin: o.records.length, target: t.records.length }, heads: { origin: idOf(o), target: idOf(t) } },
+  );
 }
 
 /** A pair without a commit id in common that the decision reads as shared history: a common line, and an original. */

@@ -4,7 +4,7 @@ import { resolveGitDir } from '../git/runner';
 import type { Deadline } from '../limits';
 import type { AuthorCount, CommonLine, Limits, NameRef, Rename, RewrittenHistory, Side, Topology } from '../types';
 import type { SideAuthors } from './licence';
-import { commonLine, type CommonLineFound, type WalkedCommit } from './common-line';
+import { commonLineOfWalks, walkRecord, type CommonLineFound, type WalkRecords } from './common-line';
 import { declarationSentences } from './declarations';
 import { countAuthors, sortAuthors } from './maintainers';
 import { DOC_FILE, IDENTITY_FILE, namesIn, sameName } from './names';
@@ -55,8 +55,11 @@ export interface OwnWalk {
   keys: Set<string>;
   authors: SideAuthors;
   /** the commits walked, newest first, with their ids, parents and trees: for a common line under other ids */
-  commits: WalkedCommit[];
+  commits: WalkRecords;
 }
+
+/** A copy of `s` that holds nothing of the string it was cut from (V8 flattens a concatenation before slicing it). */
+const flatCopy = (s: string): string => `${s} `.slice(0, -1);
 
 /**
  * Builds an OwnWalk from a walk's commits, newest first: the history stage's walk feeds it, so that histories without
@@ -66,7 +69,8 @@ export interface OwnWalk {
  */
 export class OwnWalkBuilder {
   private keys = new Set<string>();
-  private commits: WalkedCommit[] = [];
+  private records: string[] = [];
+  private times: number[] = [];
   private tally = new Map<string, number>();
   private last: string | null = null;
   private count = 0;
@@ -85,7 +89,12 @@ export class OwnWalkBuilder {
   ): void {
     if (this.dropped) return;
     this.keys.add(`${at}\0${email}\0${subject}`);
-    if (commit) this.commits.push({ ...commit, at: Number(at), email, name, subject });
+    if (commit) {
+      // One flat string a commit, read back by finish(): slices of the walk's output would hold each chunk of it.
+      const rec = flatCopy(walkRecord(commit, email, name, subject));
+      this.records.push(rec);
+      this.times.push(commit.time, Number(at));
+    }
     const who = `${name}\0${email}`;
     this.tally.set(who, (this.tally.get(who) ?? 0) + 1);
     this.last = who;
@@ -96,7 +105,8 @@ export class OwnWalkBuilder {
   drop(): void {
     this.dropped = true;
     this.keys = new Set();
-    this.commits = [];
+    this.records = [];
+    this.times = [];
     this.tally = new Map();
     this.last = null;
   }
@@ -111,7 +121,7 @@ export class OwnWalkBuilder {
     return {
       keys: this.keys,
       authors: { authors, founder: this.count < max && this.last !== null ? person(this.last) : null },
-      commits: this.commits,
+      commits: { records: this.records, times: this.times },
     };
   }
 }
@@ -149,7 +159,7 @@ async function ownHistories(
   const [ow, tw] = walks ? [walks.origin, walks.target] : await Promise.all([walk(o), walk(t)]);
   const authors = { origin: ow.authors, target: tw.authors };
   // Commit after commit the same snapshot, or the same author, time and subject: a line both hold under other ids.
-  const line = commonLine(ow.commits, tw.commits, { commits: REWRITTEN_MIN, share: REWRITTEN_SHARE });
+  const line = commonLineOfWalks(ow.commits, tw.commits, { commits: REWRITTEN_MIN, share: REWRITTEN_SHARE });
   let commits = 0;
   let newest = 0;
   for (const k of ow.keys)
