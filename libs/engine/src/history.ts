@@ -39,7 +39,7 @@ export async function history(
   repo: RepoRef,
   source: HistoryInventory,
   opts: StageOptions = {},
-  /** fed each commit's author time, e-mail, subject and name, as the topology reads them (OwnWalk) */
+  /** fed each commit's author time, e-mail, subject and name, id, parents, tree and time, as the topology reads them (OwnWalk) */
   own?: OwnWalkBuilder,
 ): Promise<History> {
   const limits = resolveLimits(opts.limits);
@@ -89,9 +89,10 @@ export async function history(
       'log',
       '--date-order',
       `--max-count=${limits.maxCommits + 1}`,
-      // After the ids and times, what the topology reads of histories without a common commit (OwnWalk): %ae and %an,
-      // as its own walk reads them in the pair view, which has no .mailmap.
-      '--format=tformat:%x01%H %ct %at %P%x00%ae%x00%s%x00%an',
+      // After the ids and times, what the topology reads of histories without a common commit (OwnWalk): the root tree,
+      // for a common line under other ids, and %ae and %an, as its own walk reads them in the pair view, which has no
+      // .mailmap.
+      '--format=tformat:%x01%H %ct %at %T %P%x00%ae%x00%s%x00%an',
       '--raw',
       '--no-abbrev',
       '--no-renames',
@@ -106,15 +107,22 @@ export async function history(
       if (line.startsWith('\x01')) {
         endCommit();
         const nul = line.indexOf('\0');
-        const [id = '', time = '0', at = '0', ...parents] = line.slice(1, nul).trim().split(' ');
+        const [id = '', time = '0', at = '0', tree = '', ...parents] = line.slice(1, nul).trim().split(' ');
         if (commits.length >= limits.maxCommits) {
           truncated = true;
+          // The topology walks a cut history again (its walk keeps git log's order, not this one's): nothing fed is read.
+          own?.drop();
           return false;
         }
         if (own) {
           const email = line.slice(nul + 1, line.indexOf('\0', nul + 1));
           const cut = line.lastIndexOf('\0');
-          own.add(at, email, line.slice(nul + email.length + 2, cut), line.slice(cut + 1));
+          own.add(at, email, line.slice(nul + email.length + 2, cut), line.slice(cut + 1), {
+            id,
+            parents: parents.filter(Boolean),
+            tree,
+            time: Number(time),
+          });
         }
         const authoredAt = Number(at);
         if (authoredAt < oldestAuthored) oldestAuthored = authoredAt;

@@ -2,6 +2,7 @@
 // report of a recomputed manifest is the same report. Dates are ISO 8601 (UTC);
 // every repository-derived string is escaped before it reaches a terminal.
 import { isoTime } from './compare/format';
+import { commonLineHow } from './lineage/common-line';
 import type { Direction, EvidenceItem, LineageSignal, Location, Manifest, SkipReason } from './types';
 
 const DIRECTION_WORDS: Record<Direction, string> = {
@@ -83,10 +84,19 @@ export function humanReport({ manifest: m, hash, names }: ReportInput): string {
   } else {
     const fp = lin.forkPoints[0];
     const shared = m.metrics.sharedCommits;
-    line(
-      `  ${plural(shared, 'commit')} in both histories${lin.truncated ? ' (at least: the walk stopped at maxCommits)' : ''}: common ancestry is proven.`,
-    );
-    if (fp)
+    const cl = lin.commonLine;
+    if (cl) {
+      line(
+        `  No commit id appears in both histories, but ${plural(cl.commits, 'commit')} are the same under other ids, commit after commit (${commonLineHow(cl)})${lin.truncated ? ' (at least: the walk stopped at maxCommits)' : ''}: common ancestry is proven.`,
+      );
+      line(
+        `  The common line ends at the origin's ${cl.origin.commit.slice(0, 12)} and the target's ${cl.target.commit.slice(0, 12)}, authored ${date(cl.authored)}.`,
+      );
+    } else
+      line(
+        `  ${plural(shared, 'commit')} in both histories${lin.truncated ? ' (at least: the walk stopped at maxCommits)' : ''}: common ancestry is proven.`,
+      );
+    if (fp && !cl)
       line(
         `  Fork point: ${fp.commit.slice(0, 12)}, ${date(fp.time)}${lin.forkPoints.length > 1 ? ` (one of ${lin.forkPoints.length} merge bases)` : ''}.`,
       );

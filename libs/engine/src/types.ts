@@ -221,6 +221,26 @@ export interface Topology {
    * engine 0.6.10.
    */
   sideAuthors?: Record<Side, { authors: AuthorCount[]; founder: { name: string; email: string } | null }>;
+  /**
+   * With no commit id in common: the line both histories hold under other ids, commit after commit (the same root
+   * tree, or the same author time and subject with the same author e-mail or name; lineage/common-line.ts). The
+   * topology is then read as for shared ids, from the newest pair on the line (`forkPoints` holds the origin's commit
+   * of it), and `sharedCommits` stays 0. Absent otherwise, and in manifests of engines that did not read it.
+   */
+  commonLine?: CommonLine;
+}
+
+/** Commits two histories without a commit id in common hold under other ids, commit after commit: a common line. */
+export interface CommonLine {
+  /** equivalent commits on the line */
+  commits: number;
+  /** of them, those with the same root tree on both sides */
+  sameTree: number;
+  /** the newest pair on the line, one commit on each side, with its committer time (Unix seconds) */
+  origin: { commit: string; time: number };
+  target: { commit: string; time: number };
+  /** the newest pair's author time (the later of the two), Unix seconds: when the line ends */
+  authored: number;
 }
 
 /** Commits two histories with no id in common both hold under other ids. */
@@ -294,6 +314,17 @@ export interface LineageResult {
   original: Side | 'none';
   /** ancestry decided it: one pinned commit is in the other's history */
   certain: boolean;
+  /**
+   * No commit id in common, but a line both histories hold under other ids (Topology's `commonLine`): the newest pair
+   * on it is the fork point on each side (times as decimal strings). Absent otherwise.
+   */
+  commonLine?: {
+    commits: number;
+    sameTree: number;
+    origin: { commit: string; time: string };
+    target: { commit: string; time: string };
+    authored: string;
+  };
 }
 
 export interface ChronologyFact {

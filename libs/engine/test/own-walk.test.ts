@@ -35,13 +35,26 @@ describe('OwnWalkBuilder', () => {
     expect(fed().finish(6).authors.founder).toEqual({ name: 'Cy', email: 'cy@example.invalid' });
     // git log --max-count=5 of a longer history also lists 5: the walk may have stopped short of the first commit.
     expect(fed().finish(5).authors.founder).toBeNull();
-    expect(new OwnWalkBuilder().finish(5)).toEqual({ keys: new Set(), authors: { authors: [], founder: null } });
+    expect(new OwnWalkBuilder().finish(5)).toEqual({
+      keys: new Set(),
+      authors: { authors: [], founder: null },
+      commits: { records: [], times: [] },
+    });
   });
 
   it('keeps nothing once dropped, and ignores what comes after', () => {
     const b = fed(LOG.slice(0, 2));
     b.drop();
     for (const [at, email, subject, name] of LOG.slice(2)) b.add(at, email, subject, name);
-    expect(b.finish(20_000)).toEqual({ keys: new Set(), authors: { authors: [], founder: null } });
+    expect(b.finish(20_000)).toEqual({ keys: new Set(), authors: { authors: [], founder: null }, commits: { records: [], times: [] } });
+  });
+
+  it('keeps the commits it is given with their ids, parents and trees, for a common line under other ids', () => {
+    const b = new OwnWalkBuilder();
+    b.add('1700000300', 'bo@example.invalid', 'fix', 'Bo', { id: 'c2', parents: ['c1'], tree: 't2', time: 1700000400 });
+    b.add('1700000200', 'ada@example.invalid', 'feat', 'Ada');
+    expect(b.finish(20_000).commits).toEqual({ records: ['c2 t2 c1\0bo@example.invalid\0Bo\0fix'], times: [1700000400, 1700000300] });
+    b.drop();
+    expect(b.finish(20_000).commits).toEqual({ records: [], times: [] });
   });
 });

@@ -95,7 +95,11 @@ describe('topology of walks that share no commit', () => {
 
   it("a history replayed apart: its rewritten commits, each side's authors and founder, through histories() as when asked", async () => {
     const { h, asked } = await pair('solo.git', soloHead, 'replayed.git', replayedHead);
-    expect(h.topology.forkPoints).toEqual([]);
+    // The replay runs commit after commit (the same author time, e-mail and subject): a common line under other ids,
+    // on which the origin's pinned commit stands, and the target's three commits after it.
+    expect(h.topology.forkPoints).toEqual([{ commit: soloHead, time: expect.any(Number) }]);
+    expect(h.topology.commonLine).toMatchObject({ commits: 12, sameTree: 0, origin: { commit: soloHead } });
+    expect(h.topology).toMatchObject({ sharedCommits: 0, originIsAncestor: true, targetIsAncestor: false, originOnly: 0, targetOnly: 3 });
     expect(h.topology.rewritten).toMatchObject({ commits: 12, origin: 12, target: 15 });
     const authors = h.topology.sideAuthors!;
     expect(authors.origin.founder).toEqual({ name: 'Cy Rao', email: 'cy@example.invalid' });

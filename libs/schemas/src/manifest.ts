@@ -57,6 +57,16 @@ export const ManifestLineage = z.object({
   thirdLine: z.boolean(),
   original: z.enum(['origin', 'target', 'none']),
   certain: z.boolean(),
+  /** No commit id in common, but a line both histories hold under other ids: the newest pair on it, one commit a side. */
+  commonLine: z
+    .object({
+      commits: Count,
+      sameTree: Count,
+      origin: z.object({ commit: Commit, time: Timestamp }),
+      target: z.object({ commit: Commit, time: Timestamp }),
+      authored: Timestamp,
+    })
+    .optional(),
 });
 export type ManifestLineage = z.infer<typeof ManifestLineage>;
 

@@ -28,6 +28,7 @@ import { addedNotice } from '../lineage/added-notice';
 import { LICENCE_FILE, licenceAttribution } from '../lineage/licence';
 import { thirdPartyCode, type SideThirdPartyInput } from '../lineage/third-party';
 import { lineageSignals, type SideLineageInput } from '../lineage/signals';
+import { commonLineHow } from '../lineage/common-line';
 import { topology } from '../lineage/topology';
 import { compareLanguage } from './language';
 import { compareStructure } from './structure';
@@ -320,7 +321,39 @@ export async function compare(
     { origin: originFirstWeight, target: targetFirstWeight },
   );
   let historyScore = 0;
-  if (shared) {
+  const line = topo.commonLine;
+  if (line) {
+    // No commit id in common, but a line both hold under other ids: shared history all the same, shown as such.
+    const smaller = Math.max(1, Math.min(origin.history.commitsWalked, target.history.commitsWalked));
+    historyScore = Math.min(1, 0.5 + line.commits / (2 * smaller));
+    const detail =
+      `0 commit ids in common, but ${line.commits}${topo.truncated ? '+' : ''} commits are the same under other ids, commit after commit ` +
+      `(${commonLineHow(line)}): common ancestry; the common line ends at the origin's ${line.origin.commit} and the target's ` +
+      `${line.target.commit} (authored ${isoTime(line.authored)}); after it the origin made ${topo.originOnly} commits, the target ${topo.targetOnly}`;
+    evidence.push({
+      id: '',
+      layer: 'HISTORY',
+      kind: 'EQUIVALENT_COMMITS',
+      strength: 'STRONG',
+      score: dec(historyScore),
+      origin: null,
+      target: null,
+      detail,
+    });
+    chronology.push({ kind: 'EQUIVALENT_COMMITS', side: 'both', time: String(line.authored), commit: null, detail });
+    // The fork point is a commit on each side: one fact each, in place of the merge base's.
+    for (let i = lin.chronology.length - 1; i >= 0; i--) if (lin.chronology[i]!.kind === 'FORK_POINT') lin.chronology.splice(i, 1);
+    for (const side of ['origin', 'target'] as const) {
+      const other = side === 'origin' ? 'target' : 'origin';
+      chronology.push({
+        kind: 'FORK_POINT',
+        side,
+        time: String(line[side].time),
+        commit: line[side].commit,
+        detail: `newest commit of the line both histories hold under other ids (the ${other}'s ${line[other].commit}); the ${side} made ${side === 'origin' ? topo.originOnly : topo.targetOnly} commits after it${topo.truncated ? ' (counts stop at maxCommits)' : ''}`,
+      });
+    }
+  } else if (shared) {
     const smaller = Math.max(1, Math.min(origin.history.commitsWalked, target.history.commitsWalked));
     historyScore = Math.min(1, 0.5 + topo.sharedCommits / (2 * smaller));
     const f = topo.forkPoints[0]!;
@@ -343,8 +376,8 @@ export async function compare(
       commit: f.commit,
       detail: `${topo.sharedCommits} commits in both histories; newest shared commit given`,
     });
-  } else {
-    if (lin.declaration) historyScore = 0.75;
+  } else if (lin.declaration) historyScore = 0.75;
+  {
     // Commits both histories hold under other ids: a history rewritten apart is shared history all the same.
     const r = topo.rewritten;
     if (r) {
@@ -521,10 +554,26 @@ export async function compare(
   }));
   opts.onProgress?.({ stage: 'compare', done: 6, total: 6, unit: 'items' });
   return {
-    lineage: shared ? lin.result : null,
+    lineage: shared
+      ? {
+          ...lin.result,
+          ...(line
+            ? {
+                commonLine: {
+                  commits: line.commits,
+                  sameTree: line.sameTree,
+                  origin: { commit: line.origin.commit, time: String(line.origin.time) },
+                  target: { commit: line.target.commit, time: String(line.target.time) },
+                  authored: String(line.authored),
+                },
+              }
+            : {}),
+        }
+      : null,
     ...(template ? { template } : {}),
     ...(third ? { thirdParty: third.holder } : {}),
-    ...(!shared && topo.rewritten ? { rewritten: topo.rewritten.commits } : {}),
+    // A common line whose signals name no original is decided as commits held under other ids (decide.ts): by the dated material.
+    ...(line ? { rewritten: line.commits } : !shared && topo.rewritten ? { rewritten: topo.rewritten.commits } : {}),
     ...(attributedBy ? { attributedBy } : {}),
     ...(!shared && lin.successorNamedBy ? { successorNamedBy: lin.successorNamedBy } : {}),
     ...(lin.declaredInCodeBy ? { declaredInCodeBy: lin.declaredInCodeBy } : {}),

@@ -2,6 +2,7 @@
 // decide (shared.ts); without it every alternative of the table (table.ts) is scored on the facts (facts.ts) and the
 // best supported wins, under the rules of docs/engine.md ("Evidence standards", "When they share nothing").
 import { dec } from '../compare/format';
+import { decidedOnCommonLine } from '../lineage/common-line';
 import type { Alternative, Comparison, Confidence, Decision, Direction, Verdict } from '../types';
 import { SUPPORT_THRESHOLDS, unsharedFacts, type UnsharedFacts } from './facts';
 import { decideShared } from './shared';
@@ -24,7 +25,9 @@ const RELATIONS = new Set<Verdict>(['SHARED_UPSTREAM', 'LIKELY_DERIVED', 'HEAVIL
 const FLIPPED: Record<Direction, Direction> = { ORIGIN_TO_TARGET: 'TARGET_TO_ORIGIN', TARGET_TO_ORIGIN: 'ORIGIN_TO_TARGET', NONE: 'NONE' };
 
 export function decide(c: Comparison): Decision {
-  if (c.lineage && c.metrics.sharedCommits > 0) return decideShared(c, c.lineage);
+  // Shared ids, or a line both hold under other ids whose signals name the original (otherwise the dated material
+  // decides it, as for commits held under other ids: `rewritten` in facts.ts).
+  if (c.lineage && (c.metrics.sharedCommits > 0 || decidedOnCommonLine(c.lineage))) return decideShared(c, c.lineage);
   const f = unsharedFacts(c);
   const alternatives: Alternative[] = UNSHARED_RULES.map((r) => ({
     verdict: r.verdict,

@@ -2,6 +2,7 @@
 // is proof of common ancestry, and the lineage signals (lineage/signals.ts) name the original or cannot. The verdict
 // follows from them; the table gives every alternative its score and reason beside it.
 import { dec } from '../compare/format';
+import { sharedHistoryPhrase } from '../lineage/common-line';
 import type { Alternative, Comparison, Confidence, Decision, Direction, LineageResult, Verdict } from '../types';
 import { HEAVY_CONTAINMENT } from './facts';
 
@@ -132,7 +133,7 @@ export function decideShared(c: Comparison, l: LineageResult): Decision {
       .filter((s) => s.original === side && weight(s) > 0)
       .map((s) => s.kind)
       .join(', ') || 'none';
-  const shared = `${m.sharedCommits} commits appear in both histories`;
+  const shared = sharedHistoryPhrase(c);
   const f: SharedFacts = { m, l, held, declaredByDerived, agree, shared, signalsFor };
   const alternatives: Alternative[] = SHARED_RULES.map((r) => ({
     verdict: r.verdict,

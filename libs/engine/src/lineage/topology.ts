@@ -2,8 +2,9 @@ import { BlobReader } from '../git/catfile';
 import { PairView } from '../git/pair-view';
 import { resolveGitDir } from '../git/runner';
 import type { Deadline } from '../limits';
-import type { AuthorCount, Limits, NameRef, Rename, RewrittenHistory, Side, Topology } from '../types';
+import type { AuthorCount, CommonLine, Limits, NameRef, Rename, RewrittenHistory, Side, Topology } from '../types';
 import type { SideAuthors } from './licence';
+import { commonLineOfWalks, walkRecord, type CommonLineFound, type WalkRecords } from './common-line';
 import { declarationSentences } from './declarations';
 import { countAuthors, sortAuthors } from './maintainers';
 import { DOC_FILE, IDENTITY_FILE, namesIn, sameName } from './names';
@@ -37,7 +38,10 @@ interface OwnCommit {
   key: string;
 }
 
-/** Commits held under other ids that make a rewritten history rather than chance: at least this many, */
+/**
+ * Commits held under other ids that make a rewritten history rather than chance: at least this many, (the same for a
+ * common line under other ids: lineage/common-line.ts)
+ */
 const REWRITTEN_MIN = 10;
 /** and this share of the smaller history. */
 const REWRITTEN_SHARE = 0.05;
@@ -50,7 +54,12 @@ const REWRITTEN_SHARE = 0.05;
 export interface OwnWalk {
   keys: Set<string>;
   authors: SideAuthors;
+  /** the commits walked, newest first, with their ids, parents and trees: for a common line under other ids */
+  commits: WalkRecords;
 }
+
+/** A copy of `s` that holds nothing of the string it was cut from (V8 flattens a concatenation before slicing it). */
+const flatCopy = (s: string): string => `${s} `.slice(0, -1);
 
 /**
  * Builds an OwnWalk from a walk's commits, newest first: the history stage's walk feeds it, so that histories without
@@ -60,15 +69,32 @@ export interface OwnWalk {
  */
 export class OwnWalkBuilder {
   private keys = new Set<string>();
+  private records: string[] = [];
+  private times: number[] = [];
   private tally = new Map<string, number>();
   private last: string | null = null;
   private count = 0;
   private dropped = false;
 
-  /** `at`: author time (Unix seconds, as git prints it); the rest as git prints %ae, %s and %an. */
-  add(at: string, email: string, subject: string, name: string): void {
+  /**
+   * `at`: author time (Unix seconds, as git prints it); the rest as git prints %ae, %s and %an; `commit`: its id,
+   * parents, root tree and committer time (%H, %P, %T, %ct), for a common line under other ids.
+   */
+  add(
+    at: string,
+    email: string,
+    subject: string,
+    name: string,
+    commit?: { id: string; parents: string[]; tree: string; time: number },
+  ): void {
     if (this.dropped) return;
     this.keys.add(`${at}\0${email}\0${subject}`);
+    if (commit) {
+      // One flat string a commit, read back by finish(): slices of the walk's output would hold each chunk of it.
+      const rec = flatCopy(walkRecord(commit, email, name, subject));
+      this.records.push(rec);
+      this.times.push(commit.time, Number(at));
+    }
     const who = `${name}\0${email}`;
     this.tally.set(who, (this.tally.get(who) ?? 0) + 1);
     this.last = who;
@@ -79,6 +105,8 @@ export class OwnWalkBuilder {
   drop(): void {
     this.dropped = true;
     this.keys = new Set();
+    this.records = [];
+    this.times = [];
     this.tally = new Map();
     this.last = null;
   }
@@ -90,7 +118,11 @@ export class OwnWalkBuilder {
       return { name: k.slice(0, cut), email: k.slice(cut + 1) };
     };
     const authors = sortAuthors([...this.tally].map(([k, commits]) => ({ ...person(k), commits })));
-    return { keys: this.keys, authors: { authors, founder: this.count < max && this.last !== null ? person(this.last) : null } };
+    return {
+      keys: this.keys,
+      authors: { authors, founder: this.count < max && this.last !== null ? person(this.last) : null },
+      commits: { records: this.records, times: this.times },
+    };
   }
 }
 
@@ -107,22 +139,27 @@ async function ownHistories(
   t: string,
   max: number,
   walks?: Record<Side, OwnWalk>,
-): Promise<{ rewritten?: RewrittenHistory; authors: Record<Side, SideAuthors> }> {
+): Promise<{ rewritten?: RewrittenHistory; authors: Record<Side, SideAuthors>; line: CommonLineFound | null }> {
   // %ae and %an, not the mailmapped %aE and %aN: the pair view has no .mailmap (nor does it read a side's own, which
   // would follow that side's HEAD, not the pinned commit), and the history stage's walks, on each side's repository, say
   // the same.
   const walk = async (head: string): Promise<OwnWalk> => {
     const b = new OwnWalkBuilder();
-    for (const l of (await git(['log', `--max-count=${max}`, '--format=%at%x00%ae%x00%s%x00%an', '--end-of-options', head])).split('\n')) {
+    const log = await git(['log', `--max-count=${max}`, '--format=%H %ct %T %P%x00%at%x00%ae%x00%s%x00%an', '--end-of-options', head]);
+    for (const l of log.split('\n')) {
       if (!l) continue;
-      const [at = '', email = ''] = l.split('\0', 2);
+      const [ids = '', at = '', email = ''] = l.split('\0', 3);
+      const [id = '', time = '0', tree = '', ...parents] = ids.split(' ');
       const cut = l.lastIndexOf('\0');
-      b.add(at, email, l.slice(at.length + email.length + 2, cut), l.slice(cut + 1));
+      const subject = l.slice(ids.length + at.length + email.length + 3, cut);
+      b.add(at, email, subject, l.slice(cut + 1), { id, parents: parents.filter(Boolean), tree, time: Number(time) });
     }
     return b.finish(max);
   };
   const [ow, tw] = walks ? [walks.origin, walks.target] : await Promise.all([walk(o), walk(t)]);
   const authors = { origin: ow.authors, target: tw.authors };
+  // Commit after commit the same snapshot, or the same author, time and subject: a line both hold under other ids.
+  const line = commonLineOfWalks(ow.commits, tw.commits, { commits: REWRITTEN_MIN, share: REWRITTEN_SHARE });
   let commits = 0;
   let newest = 0;
   for (const k of ow.keys)
@@ -130,8 +167,8 @@ async function ownHistories(
       commits++;
       newest = Math.max(newest, Number(k.slice(0, k.indexOf('\0'))));
     }
-  if (commits < REWRITTEN_MIN || commits < REWRITTEN_SHARE * Math.min(ow.keys.size, tw.keys.size)) return { authors };
-  return { rewritten: { commits, origin: ow.keys.size, target: tw.keys.size, newest }, authors };
+  if (commits < REWRITTEN_MIN || commits < REWRITTEN_SHARE * Math.min(ow.keys.size, tw.keys.size)) return { authors, line };
+  return { rewritten: { commits, origin: ow.keys.size, target: tw.keys.size, newest }, authors, line };
 }
 
 /**
@@ -167,17 +204,33 @@ export async function topology(
     const o = commits.origin;
     const t = commits.target;
     if (!HEX40.test(o) || !HEX40.test(t)) throw new Error('topology needs resolved commit ids');
-    const bases = opts.bases ?? (await mergeBases(view, commits, opts));
+    let bases = opts.bases ?? (await mergeBases(view, commits, opts));
+    // No commit id in common: a line both hold under other ids is read as shared history all the same, from the newest
+    // pair on it (the fork point on each side); otherwise nothing is shared.
+    let line: CommonLineFound | null = null;
+    let rewrittenToo: RewrittenHistory | undefined;
+    let sideAuthors: Topology['sideAuthors'];
     if (!bases.length) {
-      const { rewritten, authors } = await ownHistories(git, o, t, m, opts.walks);
-      return { ...EMPTY_TOPOLOGY(), truncated: view.shallow, ...(rewritten ? { rewritten } : {}), sideAuthors: authors };
+      const { rewritten, authors, line: found } = await ownHistories(git, o, t, m, opts.walks);
+      if (!found) return { ...EMPTY_TOPOLOGY(), truncated: view.shallow, ...(rewritten ? { rewritten } : {}), sideAuthors: authors };
+      line = found;
+      rewrittenToo = rewritten;
+      sideAuthors = authors;
+      // Each side's own commits are those its fork commit does not reach (the other side's is not in its history).
+      bases = [found.fork.origin.id, found.fork.target.id];
     }
     opts.deadline.check();
-    const forkPoints = (await git(['show', '-s', '--no-show-signature', '--format=%H %ct', ...bases]))
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => ({ commit: l.slice(0, 40), time: Number(l.slice(41)) }))
-      .sort((a, b) => b.time - a.time || (a.commit < b.commit ? -1 : 1));
+    const forkPoints = line
+      ? [{ commit: line.fork.origin.id, time: Math.max(line.fork.origin.time, line.fork.target.time) }]
+      : (await git(['show', '-s', '--no-show-signature', '--format=%H %ct', ...bases]))
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => ({ commit: l.slice(0, 40), time: Number(l.slice(41)) }))
+          .sort((a, b) => b.time - a.time || (a.commit < b.commit ? -1 : 1));
+    // When the histories parted on each side: on a common line under other ids each side's fork commit has its own time.
+    const parted = line
+      ? { origin: line.fork.origin.time, target: line.fork.target.time }
+      : { origin: forkPoints[0]!.time, target: forkPoints[0]!.time };
     const not = ['--not', ...bases];
     const own = async (head: string): Promise<OwnCommit[]> =>
       (await git(['log', `--max-count=${m}`, '--format=%H%x00%P%x00%aN%x00%aE%x00%ct%x00%at%x00%s', head, ...not]))
@@ -203,10 +256,13 @@ export async function topology(
     // commits, not what merges bring in), dated after the newest fork point, and not held by both under other ids.
     // Own commits dated before the fork point are older work under other ids (KeyDB holds Redis's history before
     // 2019 under ids of its own: 15,540 of its 17,311 own commits, 6,728 of them antirez's) or branches merged later.
-    const later = (own: OwnCommit[], main: Set<string>): OwnCommit[] =>
-      own.filter((c) => c.time > forkPoints[0]!.time && main.has(c.id) && !equivalent.has(c.key));
+    const later = (own: OwnCommit[], main: Set<string>, after: number): OwnCommit[] =>
+      own.filter((c) => c.time > after && main.has(c.id) && !equivalent.has(c.key));
     opts.deadline.check();
-    const shared = Number((await git(['rev-list', '--count', `--max-count=${m}`, ...bases])).trim());
+    // Commit ids both hold (none on a common line under other ids, whose commits are counted there).
+    const shared = line ? 0 : Number((await git(['rev-list', '--count', `--max-count=${m}`, ...bases])).trim());
+    // The shared history's authors: on a common line, both sides' copies of it (each commit twice, under the e-mail or
+    // name each conversion gave it: continuity is a share, and joins an author's names and addresses).
     const preFork = (await git(['log', `--max-count=${m}`, '--format=%aN%x00%aE', ...bases]))
       .split('\n')
       .filter(Boolean)
@@ -223,21 +279,45 @@ export async function topology(
     }
     opts.deadline.check();
     const names = await forkPointIdentity(view, forkPoints[0]!.commit, opts);
+    // On a common line whose two copies of the fork point hold different snapshots (a rewrite that moved the files):
+    // the names both copies carry, as the project's names there, and the sentences of either, as text both inherited;
+    // the same whichever side is called the origin. A name only the rewrite put in place (an extracted package's own
+    // manifest at the new root) is not the shared project's.
+    if (line && line.fork.origin.tree !== line.fork.target.tree) {
+      const more = await forkPointIdentity(view, line.fork.target.id, opts);
+      names.names = names.names.filter((n) => more.names.some((x) => x.key === n.key && sameName(x.name, n.name)));
+      names.sentences = [...new Set([...names.sentences, ...more.sentences])].sort();
+    }
     const renames = await renamesAfterFork(view, { origin: o, target: t }, bases, forkPoints[0]!, names.names, opts);
+    const commonLineOf = (f: CommonLineFound): CommonLine => ({
+      commits: f.commits,
+      sameTree: f.sameTree,
+      origin: { commit: f.fork.origin.id, time: f.fork.origin.time },
+      target: { commit: f.fork.target.id, time: f.fork.target.time },
+      authored: Math.max(f.fork.origin.at, f.fork.target.at),
+    });
     return {
       forkPoints,
-      originIsAncestor: bases.includes(o),
-      targetIsAncestor: bases.includes(t),
+      // On a common line: a pinned commit on it is held by the other side under another id, which went on from it.
+      originIsAncestor: line ? line.held.origin : bases.includes(o),
+      targetIsAncestor: line ? line.held.target : bases.includes(t),
       sharedCommits: shared,
       originOnly: oOwn.length,
       targetOnly: tOwn.length,
       truncated: view.shallow || oOwn.length >= m || tOwn.length >= m || shared >= m,
-      authors: { preFork: countAuthors(preFork), origin: countAuthors(later(oOwn, oMain)), target: countAuthors(later(tOwn, tMain)) },
+      authors: {
+        preFork: countAuthors(preFork),
+        origin: countAuthors(later(oOwn, oMain, parted.origin)),
+        target: countAuthors(later(tOwn, tMain, parted.target)),
+      },
       syncMerges: { origin: syncMerges(oOwn, tMain), target: syncMerges(tOwn, oMain) },
       equivalentCommits: equivalent.size,
       forkPointNames: names.names,
       forkPointSentences: names.sentences,
       renames,
+      ...(line ? { commonLine: commonLineOf(line) } : {}),
+      ...(rewrittenToo ? { rewritten: rewrittenToo } : {}),
+      ...(sideAuthors ? { sideAuthors } : {}),
     };
   } finally {
     if (!opts.view) view.close();
