@@ -366,6 +366,11 @@ function runCells(r: Run): string[] {
 
 function main(): number {
   const started = new Date();
+  // The repository as the run starts: the engine that runs is the build of this tree, whatever changes during the run.
+  const head = git(['-C', ROOT, 'rev-parse', '--short', 'HEAD']).stdout.trim();
+  const engineDirty =
+    spawnSync('git', ['-C', ROOT, 'diff', '--quiet', 'HEAD', '--', 'libs/engine'], { env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } })
+      .status !== 0;
   const loadBefore = os
     .loadavg()
     .map((x) => x.toFixed(1))
@@ -589,10 +594,6 @@ function main(): number {
 
   const finished = new Date();
   const versions = [...new Set(all.map((r) => r.engineVersion).filter(Boolean))];
-  const head = git(['-C', ROOT, 'rev-parse', '--short', 'HEAD']).stdout.trim();
-  const engineDirty =
-    spawnSync('git', ['-C', ROOT, 'diff', '--quiet', 'HEAD', '--', 'libs/engine'], { env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } })
-      .status !== 0;
   const env = ['LINEAGE_REAL_REPOS', 'LINEAGE_MIRRORS', 'LINEAGE_ACCURACY_ONLY', 'LINEAGE_ACCURACY_TIMEOUT_S', 'LINEAGE_ACCURACY_HELDOUT']
     .filter((k) => process.env[k])
     .map((k) => `${k}=${process.env[k]} `)
