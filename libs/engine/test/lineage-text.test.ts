@@ -1,13 +1,4 @@
-import {
-  candidates,
-  declarationSentences,
-  findDeclaration,
-  findDenial,
-  findSuccessor,
-  negated,
-  unversioned,
-} from '../src/lineage/declarations';
-import { continuity, countAuthors } from '../src/lineage/maintainers';
+import { candidates, declarationSentences, findDeclaration, findDenial, negated, unversioned } from '../src/lineage/declarations';
 import { namesIn, readmeTitle, sameName, selfUrl, spellings } from '../src/lineage/names';
 
 const C = 'c'.repeat(40);
@@ -312,124 +303,10 @@ describe('declarations quoted over several lines (0.6.11)', () => {
   });
 });
 
-describe('an original pointing at its successor', () => {
-  const find = (text: string, other: string[]) => findSuccessor([{ path: 'README.md', text }], new Set(other), new Set())?.name ?? null;
-
-  it('reads a re-branding or a renaming (0.6.8)', () => {
-    expect(
-      find(
-        'We are pleased to announce that GS Collections has been migrated to the Eclipse Foundation, re-branded as [Eclipse Collections](https://github.com/eclipse-collections/eclipse-collections).',
-        ['eclipse-collections/eclipse-collections'],
-      ),
-    ).toBe('eclipse-collections/eclipse-collections');
-    expect(find('The project was renamed to valkey and moved.', ['valkey'])).toBe('valkey');
-  });
-
-  it('finds the successor anywhere in the sentence', () => {
-    expect(
-      find('# THIS REPOSITORY IS NO LONGER MAINTAINED\n\nThe new repository can be found at: https://github.com/golang-jwt/jwt\n', [
-        'golang-jwt/jwt',
-      ]),
-    ).toBe('golang-jwt/jwt');
-    expect(
-      find(
-        'This repository is archived as htop is now maintained by a team of volunteers at [htop.dev](https://htop.dev/) using an organisation-based git [repository](https://github.com/htop-dev/htop/).',
-        ['htop-dev/htop'],
-      ),
-    ).toBe('htop-dev/htop');
-    expect(
-      find(
-        'Feel free to browse the code, but please use other JavaScript neural network libraries in development like [brain.js](https://github.com/BrainJS/brain.js).',
-        ['brain.js'],
-      ),
-    ).toBe('brain.js');
-  });
-
-  it('reads an original naming who maintains it on', () => {
-    // thoughtbot/paperclip's deprecation notice.
-    expect(
-      find(
-        'Alternatively, for existing projects, [Kreeti](https://www.kreeti.com/) is maintaining [kt-paperclip](https://github.com/kreeti/kt-paperclip), an ongoing [fork of Paperclip](https://github.com/kreeti/kt-paperclip).',
-        ['kreeti/kt-paperclip'],
-      ),
-    ).toBe('kreeti/kt-paperclip');
-  });
-
-  it('reads an original saying where its development continues, or that a fork of it is maintained', () => {
-    // src-d/go-git's README, and eslint/typescript-eslint-parser's.
-    expect(
-      find('## WE CONTINUE THE DEVELOPMENT AT [go-git/go-git](https://github.com/go-git/go-git). This repository is abandoned', [
-        'go-git/go-git',
-      ]),
-    ).toBe('go-git/go-git');
-    expect(find('Development continues at example/next, where issues are tracked.', ['example/next'])).toBe('example/next');
-    expect(
-      find('There is an actively maintained fork of this project available at https://github.com/example/next.', ['example/next']),
-    ).toBe('example/next');
-  });
-
-  it('needs a pointing phrase', () => {
-    expect(find('See also golang-jwt/jwt for another implementation.', ['golang-jwt/jwt'])).toBeNull();
-  });
-  it('reads names with underscores whole, emphasis aside (0.6.14)', () => {
-    // squizlabs/PHP_CodeSniffer's notice: the link text and the URL both name the successor's repository.
-    expect(
-      find(
-        '> [!WARNING]\n> This repository has been abandoned. Its successor is [PHPCSStandards/PHP_CodeSniffer](https://github.com/PHPCSStandards/PHP_CodeSniffer/)\n',
-        ['phpcsstandards/php_codesniffer'],
-      ),
-    ).toBe('phpcsstandards/php_codesniffer');
-    expect(find('This project is now maintained at __typing_extensions__.', ['typing_extensions'])).toBe('typing_extensions');
-    expect(candidates('a fork of _PHP_CodeSniffer_, see *x_y*')).toEqual(['a', 'fork', 'of', 'php_codesniffer', 'see', 'x_y']);
-    expect(readmeTitle('# PHP_CodeSniffer\n')).toEqual({ title: 'php_codesniffer', line: 1 });
-    expect(readmeTitle('# _Emphasised_\n')).toEqual({ title: 'emphasised', line: 1 });
-  });
-});
-
 describe('a fork of this project', () => {
   it('is no declaration of descent by the project that says it', () => {
     const decl = (text: string) => findDeclaration([{ path: 'README.md', text }], new Set(['example/next']), new Set())?.name ?? null;
     expect(decl('There is an actively maintained fork of this project at example/next.')).toBeNull();
     expect(decl('This is an actively maintained fork of example/next.')).toBe('example/next');
-  });
-});
-
-describe('maintainer continuity', () => {
-  const a = (name: string, email: string, commits: number) => ({ name, email, commits });
-
-  it('is high on the side the pre-fork authors went on with, near zero on a side of newcomers', () => {
-    const c = continuity(
-      [a('Maxim Bublis', 'm@x', 117), a('Chris Bandy', 'c@x', 4)],
-      [a('Maxim Bublis', 'm@x', 5), a('Emile Pels', 'e@x', 1)],
-      [a('Tim Heckman', 't@x', 40), a('dependabot[bot]', 'bot@x', 64)],
-    );
-    expect(c.origin).toBeGreaterThan(0.8);
-    expect(c.target).toBe(0);
-    expect(c.counted.target).toBe(40); // automation is nobody's maintainer
-    expect(c.core[0]).toEqual({ name: 'Maxim Bublis', share: 117 / 121 });
-  });
-
-  it('joins one person under several names or addresses', () => {
-    const c = continuity(
-      [
-        a('Heather Arthur', 'fayearthur@gmail.com', 76),
-        a('harthur', 'fayearthur@gmail.com', 40),
-        a('Heather Arthur', 'harthur@users.noreply.github.com', 2),
-      ],
-      [a('Deceased', 'fayearthur@gmail.com', 1)],
-      [a('Robert Plummer', 'r@x', 10)],
-    );
-    expect(c.origin).toBe(1); // all three records are one person, who made the origin's one later commit
-    expect(c.core).toHaveLength(1);
-  });
-
-  it('counts commits per author deterministically', () => {
-    expect(
-      countAuthors([
-        { name: 'b', email: 'x' },
-        { name: 'a', email: 'y' },
-        { name: 'b', email: 'x' },
-      ]),
-    ).toEqual([a('b', 'x', 2), a('a', 'y', 1)]);
   });
 });

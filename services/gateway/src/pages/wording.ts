@@ -23,7 +23,7 @@ export const CONFIDENCE_WORDS: Record<string, string> = {
 };
 
 /**
- * The decisive signals and the evidence kinds the engine records for each (libs/engine/src/lineage/signals.ts,
+ * The decisive signals and the evidence kinds the engine records for each (libs/engine/src/lineage/signals/,
  * libs/engine/src/compare): a signal on the page links to these items in the evidence list.
  */
 export const SIGNALS: { key: string; title: string; plain: string; kinds: string[] }[] = [

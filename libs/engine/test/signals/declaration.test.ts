@@ -1,56 +1,9 @@
-import { lineageSignals } from '../src/lineage/signals';
-import { EMPTY_TOPOLOGY } from '../src/lineage/topology';
-import type { NameRef, Rename, Topology } from '../src/types';
-
-const name = (kind: NameRef['kind'], n: string, key: string, commit = 'f'.repeat(40)): NameRef => ({
-  name: n,
-  kind,
-  key,
-  path: key.endsWith('readme') ? 'README.md' : 'package.json',
-  line: 1,
-  blobId: 'b'.repeat(40),
-  commit,
-});
-
-/** A fork point whose README cites form-data/form-data most and whose package is `request`; the origin's README then cites `to`. */
-function signalsWithReadmeRepo(to: string): string[] {
-  const topo: Topology = {
-    ...EMPTY_TOPOLOGY(),
-    forkPoints: [{ commit: 'f'.repeat(40), time: 1_545_000_000 }],
-    sharedCommits: 2263,
-    originOnly: 436,
-    targetOnly: 300,
-    forkPointNames: [name('package', 'request', 'package:package.json'), name('url', 'form-data/form-data', 'url:readme')],
-    renames: {
-      origin: [
-        {
-          key: 'url:readme',
-          kind: 'url',
-          from: 'form-data/form-data',
-          to,
-          commit: 'a'.repeat(40),
-          time: 1_543_000_000,
-          path: 'README.md',
-        } as Rename,
-      ],
-      target: [],
-    },
-  };
-  const side = (url: string) => ({
-    names: { pinned: [name('package', 'request', 'package:package.json'), name('url', url, 'url:readme')], past: [] },
-    docs: [],
-  });
-  const out = lineageSignals(topo, { origin: side(to), target: side('form-data/form-data') }, { origin: 0, target: 0 });
-  return out.result.signals.filter((s) => Number(s.weight) > 0).map((s) => s.kind);
-}
-
-describe('a side renamed at the fork point', () => {
-  it("took a name that is new, not the shared project's own (postman-request came to cite request/request most)", () => {
-    expect(signalsWithReadmeRepo('request/request')).not.toContain('RENAMED_AT_FORK');
-    expect(signalsWithReadmeRepo('cypress-io/request')).not.toContain('RENAMED_AT_FORK');
-    expect(signalsWithReadmeRepo('placeholdermc/placeholdermc')).toContain('RENAMED_AT_FORK');
-  });
-});
+import { lineageSignals } from '../../src/lineage/signals';
+import { EMPTY_TOPOLOGY } from '../../src/lineage/topology';
+import type { Topology } from '../../src/types';
+import { declaration, declarationsFound, siblings, strongerDeclaration } from '../../src/lineage/signals/declaration';
+import { reading } from '../../src/lineage/signals/reading';
+import { forked, name, side } from './fixtures';
 
 /**
  * kubernetes-sigs/yaml: "a permanent fork of ghodss/yaml". The shared history's main author made none of either
@@ -309,39 +262,58 @@ describe('a declaration naming a name the other side carried, without shared his
   });
 });
 
-/**
- * Without shared history, a comment in matched code that names the other side: clsx's test/classnames.js begins
- * "Ported from `classnames` for compatibility checks." (comments arrive normalised, as the fingerprints hold them).
- */
-describe('a declaration in a comment of matched code (no shared history)', () => {
-  const side = (pkg: string, comments: string[] = []) => ({
-    names: { pinned: [name('package', pkg, 'package:package.json')], past: [] },
-    docs: [],
-    codeComments: comments.map((text, i) => ({ path: 'test/classnames.js', blobId: 'c'.repeat(40), line: 1 + 10 * i, text })),
-  });
-  const run = (target: string[], origin: string[] = [], topo: Topology = EMPTY_TOPOLOGY()) =>
-    lineageSignals(topo, { origin: side('classnames', origin), target: side('clsx', target) }, { origin: 0, target: 0 });
+describe('the declaration module on its own', () => {
+  const r = (origin: string, target: string, topo: Topology = EMPTY_TOPOLOGY()) =>
+    reading({
+      topo,
+      shared: topo.forkPoints.length > 0,
+      sides: {
+        origin: side([name('package', 'yarrow', 'package:package.json')], origin),
+        target: side([name('package', 'zap', 'package:package.json')], target),
+      },
+    });
+  const earlier = { identityWeight: { origin: 0, target: 0 }, continues: () => false };
 
-  it('names the side whose code says where it came from, with the comment as evidence', () => {
-    const out = run(['some other note about the tests here', 'ported from `classnames` for compatibility checks.']);
-    expect(out.declaredInCodeBy).toBe('target');
-    const item = out.evidence.find((e) => e.kind === 'DECLARED_IN_CODE')!;
-    expect(item.target).toMatchObject({ path: 'test/classnames.js', startLine: 11 });
-    expect(out.chronology).toContainEqual(expect.objectContaining({ kind: 'DECLARED_IN_CODE', side: 'target' }));
+  it('finds what each side declares, target first, and weighs a name the other side carries now at 3', () => {
+    const ctx = r('# yarrow\n', '# zap\n\nZap is a fork of yarrow.\n');
+    const found = declarationsFound(ctx);
+    expect(Object.keys(found.found)).toEqual(['target']);
+    expect(found.found.target).toMatchObject({ specific: true, repository: false, found: { name: 'yarrow', line: 3 } });
+    const d = declaration(ctx, 'target', found.found.target!, earlier, false);
+    expect([d.weight, d.specific, d.commonUpstream]).toEqual([3, true, null]);
+    expect(d.votes).toEqual([
+      {
+        kind: 'DECLARATION',
+        original: 'origin',
+        weight: 3,
+        detail: `the target's README.md declares descent from "yarrow", a name the origin carries`,
+      },
+    ]);
+    expect(d.evidence.map((e) => [e.kind, e.strength, e.target?.startLine])).toEqual([['DECLARED_UPSTREAM', 'STRONG', 3]]);
+    expect(d.chronology.map((c) => c.detail)).toEqual(['README.md:3 names the other repository as its origin']);
   });
 
-  it('needs the name: a comment naming a third project, or an idea borrowed, declares nothing', () => {
-    expect(run(['ported from `lodash` for compatibility checks.']).declaredInCodeBy).toBeNull();
-    expect(run(['loosely based on classnames api, rewritten from scratch']).declaredInCodeBy).toBeNull();
-    // "Based on" is not read in code, and the name must follow the trigger closely (satori/go.uuid's generator.go).
-    expect(run(['newv3 returns uuid based on md5 hash of namespace classnames and name.']).declaredInCodeBy).toBeNull();
-    expect(run(['copied from the node_modules folder of a project using classnames']).declaredInCodeBy).toBeNull();
-    expect(run(['adapted from classnames v2.3, with the dedupe variant dropped']).declaredInCodeBy).toBe('target');
+  it('records a denial as an item of no weight, and no declaration', () => {
+    const found = declarationsFound(r('# yarrow\n', '# zap\n\nThis is not a clone of yarrow.\n'));
+    expect(found.found).toEqual({});
+    expect(found.evidence.map((e) => [e.kind, e.strength, e.score])).toEqual([['DENIED_DESCENT', 'WEAK', '0.0000']]);
   });
 
-  it('counts neither side when both comments name the other, and is not read with shared history', () => {
-    expect(run(['ported from classnames.'], ['ported from clsx.']).declaredInCodeBy).toBeNull();
-    const shared = { ...EMPTY_TOPOLOGY(), forkPoints: [{ commit: 'f'.repeat(40), time: 1_545_000_000 }], sharedCommits: 10 };
-    expect(run(['ported from `classnames` for compatibility checks.'], [], shared).declaredInCodeBy).toBeNull();
+  it('tells siblings only with shared history, when both name the shared project', () => {
+    const fork = forked({ forkPointNames: [name('title', 'redis', 'title:readme')] });
+    const both = r('# yarrow\n\nA fork of Redis.\n', '# zap\n\nForked from Redis.\n', fork);
+    expect(siblings(both, declarationsFound(both).found)).toBe(true);
+    const one = r('# yarrow\n', '# zap\n\nForked from Redis.\n', fork);
+    expect(siblings(one, declarationsFound(one).found)).toBe(false);
+  });
+
+  it('keeps the heavier declaration, none when they weigh the same', () => {
+    expect(strongerDeclaration({ target: { specific: false, weight: 2 } })).toEqual({ by: 'target', specific: false });
+    expect(strongerDeclaration({ origin: { specific: true, weight: 3 }, target: { specific: false, weight: 2 } })).toEqual({
+      by: 'origin',
+      specific: true,
+    });
+    expect(strongerDeclaration({ origin: { specific: true, weight: 3 }, target: { specific: true, weight: 3 } })).toBeNull();
+    expect(strongerDeclaration({})).toBeNull();
   });
 });

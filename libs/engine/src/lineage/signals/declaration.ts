@@ -1,0 +1,161 @@
+// Declarations in prose, matched against every name the other side carried, and its URL. A name the shared project
+// carried (at the fork point, or earlier) points at the other side only if that side continues the project (its
+// maintainers, or its package name): two forks of a third project both declare the third one. Three rules say when a
+// declaration names no side: siblings (both declare the shared project), a common upstream (without shared history,
+// both declare a name the other carried), and a project's own names (they never declare anything).
+import type { Side } from '../../types';
+import { type Declaration, declaresAnother, findDeclaration, findDenial } from '../declarations';
+import { urlNames } from '../names';
+import { type Findings, item, other } from './context';
+import { type ReadingContext, at, ownNames } from './reading';
+import { WEIGHTS } from './weights';
+
+/** A declaration one side makes of a name the other side carries or carried. */
+export interface Found {
+  found: Declaration;
+  /** it names the other side by a name it carries now and that was not the shared project's */
+  specific: boolean;
+  /** it names the other side's own repository (owner/repo at the URL the caller gave) */
+  repository: boolean;
+}
+
+/** What the signals read before the declarations found, as the declarations weigh them. */
+export interface Earlier {
+  /** the weight of the fork point's names each side kept (IDENTITY) */
+  identityWeight: Record<Side, number>;
+  /** the side continues the shared project: its names, its maintainers, or the other side renamed itself at the fork */
+  continues: (s: Side) => boolean;
+}
+
+/**
+ * A repository named as owner/repo ("a permanent fork of ghodss/yaml") at the other side's own URL is that side, not a
+ * third project both descend from. Only the URL says so: a README still naming the shared project's repository as its
+ * own is as often a fork that never edited it (form3tech-oss/jwt-go's README is dgrijalva's).
+ */
+const isRepository = (r: ReadingContext, s: Side, name: string): boolean => name.includes('/') && urlNames(r.sides[s].url).includes(name);
+
+/**
+ * Each side's denial (an evidence item: a denial is no declaration) and declaration, target first. A README that both
+ * denies and declares descent from one name has declared nothing about it.
+ */
+export function declarationsFound(r: ReadingContext): Findings & { found: Partial<Record<Side, Found>> } {
+  const out: Findings & { found: Partial<Record<Side, Found>> } = { votes: [], evidence: [], chronology: [], found: {} };
+  for (const by of ['target', 'origin'] as const) {
+    const them = r.view[other(by)];
+    const own = ownNames(r, by);
+    const denial = findDenial(r.sides[by].docs, them.all, own);
+    if (denial) {
+      const d = `the ${by}'s ${denial.path} denies descent from "${denial.name}", a name the ${other(by)} carries or carried: a denial is no declaration`;
+      out.evidence.push(item('DENIED_DESCENT', 0, d, at(r, by, denial)));
+    }
+    const found = findDeclaration(r.sides[by].docs, them.all, own, them.inherited);
+    if (found && found.name !== denial?.name)
+      out.found[by] = {
+        found,
+        specific: them.current.has(found.name) && !r.forkNames.has(found.name),
+        repository: isRepository(r, other(by), found.name),
+      };
+  }
+  return out;
+}
+
+/**
+ * Both sides declaring descent from the shared project by one of its names (Valkey's "forked from the open source Redis
+ * project", KeyDB's "a fork of Redis"): each says it is a fork of that project, so neither is it, whoever kept its
+ * maintainers. A name the declarer carries now is its own, never a third project it descends from (an original
+ * deprecated in favour of a fork still carries the shared project's name in its title).
+ */
+export function siblings(r: ReadingContext, found: Partial<Record<Side, Found>>): boolean {
+  const third = (by: Side): boolean => {
+    const f = found[by];
+    return f !== undefined && !f.specific && !f.repository && r.forkNames.has(f.found.name) && !r.view[by].current.has(f.found.name);
+  };
+  return r.shared && third('origin') && third('target');
+}
+
+/**
+ * Without history in common, a name the other side carried but carries no more: if that side's own text declares
+ * descent from it too (node-build's "Forked from Sam Stephenson's ruby-build" against pyenv's "forked from rbenv and
+ * ruby-build"), it is a second project made from it, not that project. A rename ("formerly known as X") says the
+ * opposite and does not count.
+ */
+function alsoDeclares(r: ReadingContext, s: Side, name: string): Declaration | null {
+  const d = findDeclaration(
+    r.sides[s].docs,
+    new Set([name]),
+    new Set([...r.view[s].current].filter((n) => n !== name)),
+    r.view[other(s)].inherited,
+  );
+  return d && declaresAnother(d) ? d : null;
+}
+
+export interface Declared extends Findings {
+  specific: boolean;
+  weight: number;
+  /** the name both sides declare descent from, without history in common */
+  commonUpstream: string | null;
+}
+
+/** The DECLARATION vote of the side `by` for what it declared (`f`), with its evidence item and chronology fact. */
+export function declaration(r: ReadingContext, by: Side, f: Found, earlier: Earlier, bothSiblings: boolean): Declared {
+  const { found, specific, repository } = f;
+  const shared = r.shared;
+  // Commits held under other ids are history in common, and tell more than the prose: saphyr, "based on a fork of
+  // chyh1990's yaml-rust", holds yaml-rust2's own commits rewritten.
+  const also = !shared && !r.topo.rewritten && !specific && !repository ? alsoDeclares(r, other(by), found.name) : null;
+  // The side that kept more of the shared project's names (IDENTITY) and cites one of them speaks of itself
+  // (postman-request, which kept only the README title "Request", still declares descent from request's package).
+  const self = earlier.identityWeight[by] > earlier.identityWeight[other(by)] && r.view[by].current.has(found.name) && !specific;
+  const w =
+    bothSiblings || also || self
+      ? 0
+      : specific
+        ? WEIGHTS.DECLARED_SPECIFIC
+        : !shared || earlier.continues(other(by)) || repository
+          ? WEIGHTS.DECLARED_FORMER
+          : 0;
+  const whose = specific
+    ? `a name the ${other(by)} carries`
+    : repository
+      ? `the ${other(by)}'s own repository`
+      : `a name the ${other(by)} carried${shared ? ' or the shared project carried' : ''}`;
+  const d =
+    `the ${by}'s ${found.path} declares descent from "${found.name}", ${whose}` +
+    (w
+      ? ''
+      : self
+        ? `; the ${by} kept the shared project's names and carries this one itself: a project's own name declares nothing`
+        : bothSiblings
+          ? `; the ${other(by)} declares descent from the shared project too, so both descend from it`
+          : also
+            ? `; the ${other(by)}'s ${also.path} declares descent from it too, so both descend from it`
+            : `; the ${other(by)} does not continue that project (maintainers, package name or repository), so both may descend from it`);
+  const itemWeight = w ? Math.max(WEIGHTS.DECLARED_ITEM_COUNTED, w) : WEIGHTS.DECLARED_ITEM_UNCOUNTED;
+  return {
+    specific,
+    weight: w,
+    commonUpstream: also ? found.name : null,
+    votes: [{ kind: 'DECLARATION', original: w ? other(by) : 'none', weight: w, detail: d }],
+    evidence: [item('DECLARED_UPSTREAM', itemWeight, d, { ...at(r, by, found), ...(also ? at(r, other(by), also) : {}) })],
+    chronology: [
+      {
+        kind: 'DECLARED_UPSTREAM',
+        side: by,
+        time: null,
+        commit: null,
+        detail: `${found.path}:${found.line} names ${w ? 'the other repository' : 'a project both descend from'} as its origin`,
+      },
+    ],
+  };
+}
+
+/** The side whose declaration weighs more, or null when they weigh the same (none included). */
+export function strongerDeclaration(
+  declared: Partial<Record<Side, { specific: boolean; weight: number }>>,
+): { by: Side; specific: boolean } | null {
+  const dT = declared.target?.weight ?? 0;
+  const dO = declared.origin?.weight ?? 0;
+  if (dT > dO) return { by: 'target', specific: declared.target!.specific };
+  if (dO > dT) return { by: 'origin', specific: declared.origin!.specific };
+  return null;
+}
