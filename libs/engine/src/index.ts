@@ -6,7 +6,7 @@ export { inventory, type StageOptions } from './inventory';
 export { fingerprint, type FingerprintOptions, type FingerprintMemo } from './fingerprint';
 export { history, histories } from './history';
 export { topology } from './lineage/topology';
-export { lineageSignals, WEIGHTS as LINEAGE_WEIGHTS } from './lineage/signals';
+export { lineageSignals, WEIGHTS as LINEAGE_WEIGHTS } from './lineage/signals/index';
 export { compare, type SideData } from './compare';
 export { decide, SUPPORT_THRESHOLDS, MIN_CODE_TOKENS, DECLARATION_CODE_FLOOR } from './decide/index';
 export { buildManifest, canonicalBytes, manifestHash, type ManifestInput } from './manifest';

@@ -27,7 +27,7 @@ import { commonTemplate, templatesCited } from '../lineage/templates';
 import { addedNotice } from '../lineage/added-notice';
 import { LICENCE_FILE, licenceAttribution } from '../lineage/licence';
 import { thirdPartyCode, type SideThirdPartyInput } from '../lineage/third-party';
-import { lineageSignals, type SideLineageInput } from '../lineage/signals';
+import { lineageSignals, type SideLineageInput } from '../lineage/signals/index';
 import { commonLineHow } from '../lineage/common-line';
 import { topology } from '../lineage/topology';
 import { compareLanguage } from './language';

@@ -1,4 +1,4 @@
-import { lineageSignals } from '../../src/lineage/signals';
+import { lineageSignals } from '../../src/lineage/signals/index';
 import { EMPTY_TOPOLOGY } from '../../src/lineage/topology';
 import type { Topology } from '../../src/types';
 import { declaration, declarationsFound, siblings, strongerDeclaration } from '../../src/lineage/signals/declaration';

@@ -1,4 +1,4 @@
-import { lineageSignals } from '../../src/lineage/signals';
+import { lineageSignals } from '../../src/lineage/signals/index';
 import { EMPTY_TOPOLOGY } from '../../src/lineage/topology';
 import type { Topology } from '../../src/types';
 import { declaredInCode } from '../../src/lineage/signals/declared-in-code';

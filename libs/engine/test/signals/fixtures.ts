@@ -1,7 +1,7 @@
 // Builders shared by the lineage signals' tests (not a test file itself).
 import type { NameRef, Topology } from '../../src/types';
 import { EMPTY_TOPOLOGY } from '../../src/lineage/topology';
-import type { SideLineageInput } from '../../src/lineage/signals';
+import type { SideLineageInput } from '../../src/lineage/signals/index';
 
 export const FORK = 'f'.repeat(40);
 

@@ -1,4 +1,4 @@
-import { DIRECTION_MIN_WEIGHT, WEIGHTS, lineageSignals } from '../../src/lineage/signals';
+import { DIRECTION_MIN_WEIGHT, WEIGHTS, lineageSignals } from '../../src/lineage/signals/index';
 import type { Topology } from '../../src/types';
 import { author as a, FORK, forked, name, side } from './fixtures';
 

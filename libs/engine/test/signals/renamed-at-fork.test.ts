@@ -1,4 +1,4 @@
-import { lineageSignals } from '../../src/lineage/signals';
+import { lineageSignals } from '../../src/lineage/signals/index';
 import { namesKept } from '../../src/lineage/signals/identity';
 import { renamedAtFork } from '../../src/lineage/signals/renamed-at-fork';
 import { EMPTY_TOPOLOGY } from '../../src/lineage/topology';

@@ -5,7 +5,7 @@ import { successor } from '../../src/lineage/signals/successor';
 import { EMPTY_TOPOLOGY } from '../../src/lineage/topology';
 import type { Topology } from '../../src/types';
 import { forked, name, side } from './fixtures';
-import type { SideLineageInput } from '../../src/lineage/signals';
+import type { SideLineageInput } from '../../src/lineage/signals/index';
 
 const ctx = (topo: Topology, origin: SideLineageInput, target: SideLineageInput) =>
   reading({ topo, sides: { origin, target }, shared: topo.forkPoints.length > 0 });
