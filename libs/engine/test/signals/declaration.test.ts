@@ -1,9 +1,9 @@
 import { lineageSignals } from '../../src/lineage/signals/index';
 import { EMPTY_TOPOLOGY } from '../../src/lineage/topology';
 import type { Topology } from '../../src/types';
-import { declaration, declarationsFound, siblings, strongerDeclaration } from '../../src/lineage/signals/declaration';
+import { declaration, declarationsFound, historyAgrees, siblings, strongerDeclaration } from '../../src/lineage/signals/declaration';
 import { reading } from '../../src/lineage/signals/reading';
-import { forked, name, side } from './fixtures';
+import { author, forked, name, side } from './fixtures';
 
 /**
  * kubernetes-sigs/yaml: "a permanent fork of ghodss/yaml". The shared history's main author made none of either
@@ -185,6 +185,50 @@ describe('a fork that kept fewer of the shared names than the original and cites
  * A README that denies descent ("this is not a clone of X") names X but declares nothing: the denial is shown as
  * evidence, and no declaration counts.
  */
+describe('agreeing history signals against the siblings rule (0.7.0)', () => {
+  const vote = (kind: 'MAINTAINERS' | 'IDENTITY' | 'RENAMED_AT_FORK', original: 'origin' | 'target', weight = 2) => ({
+    votes: [{ kind, original, weight, detail: kind }],
+    evidence: [],
+    chronology: [],
+  });
+
+  it('needs two kinds of history signal on one side and none on the other', () => {
+    expect(historyAgrees([vote('MAINTAINERS', 'origin'), vote('IDENTITY', 'origin')])).toBe(true);
+    expect(historyAgrees([vote('MAINTAINERS', 'target')])).toBe(false);
+    expect(historyAgrees([vote('MAINTAINERS', 'origin'), vote('IDENTITY', 'origin'), vote('IDENTITY', 'target', 0.5)])).toBe(false);
+    expect(historyAgrees([vote('MAINTAINERS', 'origin'), vote('IDENTITY', 'origin', 0)])).toBe(false);
+  });
+
+  it('leaves two forks that each kept one of the shared names siblings, whatever their merges say', () => {
+    // postman-request and cypress-io/request: both say they are forks of request; postman kept request's README title,
+    // cypress its package name; postman merged request after the fork point, cypress did not.
+    const topo = forked({
+      sharedCommits: 2263,
+      originOnly: 119,
+      targetOnly: 58,
+      syncMerges: { origin: 13, target: 0 },
+      authors: { preFork: [author('mikeal', 600)], origin: [author('postman', 119)], target: [author('cypress', 58)] },
+      forkPointNames: [name('package', 'request', 'package:package.json'), name('title', 'request', 'title:readme')],
+    });
+    const out = lineageSignals(
+      topo,
+      {
+        origin: side(
+          [name('package', 'postman-request', 'package:package.json'), name('title', 'request', 'title:readme')],
+          '# Request\n\nThis is a fork of the excellent `request` module.\n',
+        ),
+        target: side(
+          [name('package', 'request', 'package:package.json'), name('title', 'cypress request', 'title:readme')],
+          '# Cypress request\n\nFork of request, maintained by Cypress.\n',
+        ),
+      },
+      { origin: 0, target: 0 },
+    );
+    expect(out.result.signals.find((s) => s.kind === 'SYNC_MERGES')?.original).toBe('target');
+    expect(out.result.original).toBe('none');
+  });
+});
+
 describe('a denial of descent', () => {
   it('is evidence against a declaration, not for it', () => {
     const topo: Topology = { ...EMPTY_TOPOLOGY() };

@@ -62,15 +62,32 @@ export function declarationsFound(r: ReadingContext): Findings & { found: Partia
 /**
  * Both sides declaring descent from the shared project by one of its names (Valkey's "forked from the open source Redis
  * project", KeyDB's "a fork of Redis"): each says it is a fork of that project, so neither is it, whoever kept its
- * maintainers. A name the declarer carries now is its own, never a third project it descends from (an original
- * deprecated in favour of a fork still carries the shared project's name in its title).
+ * maintainers. A phrase rule: it gives way where the history signals agree (see `historyAgrees`).
  */
 export function siblings(r: ReadingContext, found: Partial<Record<Side, Found>>): boolean {
   const third = (by: Side): boolean => {
     const f = found[by];
-    return f !== undefined && !f.specific && !f.repository && r.forkNames.has(f.found.name) && !r.view[by].current.has(f.found.name);
+    return f !== undefined && !f.specific && !f.repository && r.forkNames.has(f.found.name);
   };
   return r.shared && third('origin') && third('target');
+}
+
+/** Distinct history signals that must point at one side, with none at the other, to outweigh a phrase rule. */
+export const AGREEING_KINDS = 2;
+
+/**
+ * Independent signals that agree are not overruled by one weaker signal: when at least AGREEING_KINDS of the history
+ * signals read before the declarations (maintainers, identity, a rename at the fork point) point at one side and none
+ * at the other, the siblings rule cannot take that direction away; the declarations then weigh as usual. An original
+ * deprecated in favour of a fork keeps its maintainers and names while the fork renames itself, though both READMEs
+ * name the shared project (the original's own name); two forks of request that each kept one of its names do not agree.
+ */
+export function historyAgrees(history: readonly Findings[]): boolean {
+  const kinds = { origin: new Set<string>(), target: new Set<string>() };
+  for (const f of history) for (const v of f.votes) if (v.original !== 'none' && v.weight > 0) kinds[v.original].add(v.kind);
+  return (
+    (kinds.origin.size >= AGREEING_KINDS && kinds.target.size === 0) || (kinds.target.size >= AGREEING_KINDS && kinds.origin.size === 0)
+  );
 }
 
 /**

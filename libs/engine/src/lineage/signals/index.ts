@@ -7,7 +7,7 @@
 import type { ChronologyFact, EvidenceItem, LineageResult, LineageSignal, Side, Topology } from '../../types';
 import { ancestry } from './ancestry';
 import { type Findings, type Sides, other } from './context';
-import { declaration, declarationsFound, siblings as bothSiblings, strongerDeclaration } from './declaration';
+import { declaration, declarationsFound, historyAgrees, siblings as bothSiblings, strongerDeclaration } from './declaration';
 import { declaredInCode } from './declared-in-code';
 import { identity, namesKept } from './identity';
 import { KEPT_SHARE, maintainers } from './maintainers';
@@ -67,7 +67,7 @@ export function lineageSignals(topo: Topology, sides: Sides, postFork: { origin:
   const r = reading(ctx);
   const found = declarationsFound(r);
   record(found);
-  const siblings = bothSiblings(r, found.found);
+  const siblings = bothSiblings(r, found.found) && !historyAgrees([mnt, id, renamed]);
   const declared: Partial<Record<Side, { specific: boolean; weight: number }>> = {};
   const named: Side[] = [];
   let commonUpstream: string | null = null;
