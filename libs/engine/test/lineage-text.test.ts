@@ -227,7 +227,10 @@ describe('denials: a trigger negated in its own sentence (0.7.0)', () => {
     expect(declaredName('Yarrow was not maintained. Zap is a fork of yarrow.', ['yarrow'])).toBe('yarrow');
     expect(denied('Zap is a fork of yarrow.', ['yarrow'])).toBeNull();
     // Too far before the trigger to negate it.
-    expect(negated('Not that it matters much to anyone here, but this is a fork of', 52)).toBe(false);
+    const far = 'Not that it matters much to anyone here, but this is a fork of';
+    expect(negated(far, far.indexOf('fork'))).toBe(false);
+    const near = 'This is not a fork of';
+    expect(negated(near, near.indexOf('fork'))).toBe(true);
   });
 });
 

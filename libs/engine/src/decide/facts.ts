@@ -38,6 +38,8 @@ export interface UnsharedFacts {
   corroborating: Layer[];
   corr: number;
   supporting: Layer[];
+  /** exactly one layer supports a relation, and nothing is declared */
+  single: boolean;
   material: number;
   enoughMaterial: boolean;
   chronoDir: Direction;
@@ -123,6 +125,7 @@ export function unsharedFacts(c: Comparison): UnsharedFacts {
     corroborating,
     corr: corroborating.length,
     supporting,
+    single: supporting.length === 1 && !declared,
     material,
     enoughMaterial,
     chronoDir,

@@ -134,24 +134,22 @@ export const UNSHARED_RULES: Rule[] = [
   {
     // Too little material, a claim nothing corroborates, or one layer alone.
     verdict: 'INSUFFICIENT_EVIDENCE',
-    score: (f) => {
-      const single = f.supporting.length === 1 && !f.declared;
-      return !f.enoughMaterial && !f.shared && !f.rewritten
+    score: (f) =>
+      !f.enoughMaterial && !f.shared && !f.rewritten
         ? SCORE.TOO_LITTLE_MATERIAL
         : f.claimOnly
           ? SCORE.CLAIM_ONLY
-          : single && f.supports('CODE')
+          : f.single && f.supports('CODE')
             ? SCORE.SINGLE_LAYER_CODE
-            : single
+            : f.single
               ? SCORE.SINGLE_LAYER
-              : SCORE.ENOUGH_MATERIAL;
-    },
+              : SCORE.ENOUGH_MATERIAL,
     reason: (f) =>
       !f.enoughMaterial
         ? `at most ${f.material} code tokens on one side (minimum ${MIN_CODE_TOKENS})`
         : f.claimOnly
           ? `the ${f.m.declaredBy} claims descent from the other, and neither history nor code corroborates it`
-          : f.supporting.length === 1 && !f.declared
+          : f.single
             ? `only the ${f.supporting[0]} layer supports a relation`
             : 'enough material was analysed',
   },
