@@ -67,15 +67,34 @@ describe('decide', () => {
       verdict: 'LIKELY_DERIVED',
       direction: 'ORIGIN_TO_TARGET',
     });
-    // Too little dated on one side to speak of an exchange: derived, direction unknown.
-    expect(decide(comparison(layers, { originFirstWeight: 99, targetFirstWeight: 120 }))).toMatchObject({
-      verdict: 'LIKELY_DERIVED',
-      direction: 'NONE',
+    // Too little dated on one side to speak of an exchange, and no side first: still no derivation without a direction.
+    const undated = decide(comparison(layers, { originFirstWeight: 99, targetFirstWeight: 120 }));
+    expect(undated).toMatchObject({ verdict: 'SHARED_UPSTREAM', direction: 'NONE' });
+    expect(undated.alternatives[0]!.reason).toContain('does not say which side had the shared code first');
+  });
+
+  it('without shared history, a derivation needs a direction: undated common code is a common source, however much', () => {
+    const layers = { CODE: '0.9500', LANGUAGE: '0.5000', STRUCTURE: '0.5000' };
+    // Two imports of one third project (two portable mg's): most of the code in common, nothing dated one way.
+    for (const dated of [
+      { originFirstWeight: 0, targetFirstWeight: 0 },
+      { originFirstWeight: 377, targetFirstWeight: 601 },
+    ]) {
+      const d = decide(comparison(layers, dated));
+      expect(d).toMatchObject({ verdict: 'SHARED_UPSTREAM', direction: 'NONE' });
+      const heavy = d.alternatives.find((a) => a.verdict === 'HEAVILY_DERIVED')!;
+      expect(Number(heavy.score)).toBeLessThan(Number(d.alternatives[0]!.score));
+    }
+    // The same code dated one way is a copy, in that direction.
+    expect(decide(comparison(layers, { originFirstWeight: 377, targetFirstWeight: 8795 }))).toMatchObject({
+      verdict: 'HEAVILY_DERIVED',
+      direction: 'TARGET_TO_ORIGIN',
     });
-    // Most of one side's code shared: a copy, whichever way it went.
-    expect(decide(comparison({ ...layers, CODE: '0.6000' }, { originFirstWeight: 664, targetFirstWeight: 935 })).verdict).toBe(
-      'HEAVILY_DERIVED',
-    );
+    // A declaration gives the direction: the declared fork stands.
+    expect(decide(comparison(layers, { declaredUpstream: true, declaredBy: 'target' }))).toMatchObject({
+      verdict: 'DECLARED_FORK',
+      direction: 'ORIGIN_TO_TARGET',
+    });
   });
 
   it('two projects generated from one template hold its material in common, not one a copy of the other', () => {

@@ -21,6 +21,7 @@ import { matchCode, runsFirst, type Fragment } from './code';
 import { compareDependencies } from './dependency';
 import { cmp, dec, isoTime, strengthOf } from './format';
 import { DatingCache, MaterialDater } from './history-layer';
+import { foundingCommits } from './founding';
 import { FingerprintPool } from '../workers/pool';
 import { DOC_FILE, directoryNames, pathNamesProject, urlNames } from '../lineage/names';
 import { commonTemplate, templatesCited } from '../lineage/templates';
@@ -245,7 +246,7 @@ export async function compare(
     throw e;
   }
   opts.onProgress?.({ stage: 'compare', done: 2, total: 6, unit: 'items' });
-  const { dates, originFirstWeight, targetFirstWeight, bulk } = await dating;
+  const { dates, originFirstWeight, targetFirstWeight, beganWith, bulk } = await dating;
   deadline.check();
   opts.onProgress?.({ stage: 'compare', done: 5, total: 6, unit: 'items' });
 
@@ -506,7 +507,7 @@ export async function compare(
     side: 'both',
     time: null,
     commit: null,
-    detail: `matched fingerprints dated earlier in origin: ${originFirstWeight}; earlier in target: ${targetFirstWeight}${shared ? ' (material first seen in shared commits is not counted)' : ''}`,
+    detail: `matched fingerprints dated earlier in origin: ${originFirstWeight}; earlier in target: ${targetFirstWeight}${shared ? ' (material first seen in shared commits is not counted)' : ''}${beganWith ? ` (both histories begin with more of it, ${beganWith} fingerprints, than the rest of the dating counts: the rest decides no direction)` : ''}`,
   });
   for (const side of ['origin', 'target'] as const) {
     const imp = imported[side];
@@ -617,8 +618,23 @@ interface Dating {
   /** fingerprints of matched material that appeared first on each side (inherited material is a tie) */
   originFirstWeight: number;
   targetFirstWeight: number;
+  /**
+   * fingerprints of matched material both histories began with (`roots`), when it outweighs what was counted: the
+   * counted remainder then decides no direction, and both weights above are 0 (`beganWithMost`)
+   */
+  beganWith: number;
   /** per side, the commit most of the dated material first appeared in (see `Bulk`) */
   bulk: { origin: Bulk | null; target: Bulk | null };
+}
+
+/**
+ * A direction rests on the dated material, not on a remainder of it. When both histories began with more of the
+ * matched material than the rest of the dating counts (two imports of one third project: Json.Net.Unity3D's 2015
+ * import of Json.NET and Newtonsoft.Json.Bson's 2017 move out of it share 55 of 60 dated fragments that way), the
+ * few fragments one side updated first say which side followed the third project sooner, not who copied whom.
+ */
+export function beganWithMost(beganWith: number, counted: number): boolean {
+  return beganWith > counted;
 }
 
 /** The commit in which a side's dated matched material first appeared the most, and how many files it made. */
@@ -695,7 +711,8 @@ async function dateFragments(
       return { f, ov, tv };
     }),
   );
-  const out: Dating = { dates: new Map(), originFirstWeight: 0, targetFirstWeight: 0, bulk: { origin: null, target: null } };
+  const out: Dating = { dates: new Map(), originFirstWeight: 0, targetFirstWeight: 0, beganWith: 0, bulk: { origin: null, target: null } };
+  let beganWith = 0;
   // Material a side keeps in a directory named after the other project (Ravi's Lua 5.3 tests, imported in 2015 as
   // lua-5.3.0-tests/, before lua/lua's repository held its tests) was taken from it: having it first says only
   // that the other project's repository got it later, never that this side is its source.
@@ -705,21 +722,21 @@ async function dateFragments(
   const [oAll, tAll] = [dirNames(origin.history), dirNames(target.history)];
   const oNames = new Set([...oAll].filter((n) => !tAll.has(n)));
   const tNames = new Set([...tAll].filter((n) => !oAll.has(n)));
-  const rootsOf = (h: History): Set<string> => new Set(h.commits.filter((c) => c.parents.length === 0).map((c) => c.id));
-  const oRoots = rootsOf(origin.history);
-  const tRoots = rootsOf(target.history);
+  const oFounding = foundingCommits(origin.history);
+  const tFounding = foundingCommits(target.history);
   const goesOn = [origin.history, target.history].some((h) => h.truncated || h.commitsWalked > SNAPSHOT_COMMITS);
   const oWeights = new Map<string, number>();
   const tWeights = new Map<string, number>();
   const add = (m: Map<string, number>, commit: string, w: number): void => void m.set(commit, (m.get(commit) ?? 0) + w);
   for (const { f, ov, tv } of results) {
     const inherited = Boolean(ov?.shared || tv?.shared);
-    // A first appearance in a history's first commit only says the material was there when that history began. When
-    // both histories begin with it and one goes on from there (Quakespasm's starts in 2010 with an import of FitzQuake
-    // and has 1,900 commits since; id Software's Quake repository is the 1999 release, uploaded in 2012), the project
+    // A first appearance in a history's founding commits (its root, or what followed the root at once: founding.ts)
+    // only says the material was there when that history began. When both histories begin with it and one goes on
+    // from there (Quakespasm's starts in 2010 with an import of FitzQuake and has 1,900 commits since; id Software's
+    // Quake repository is the 1999 release, uploaded in 2012; two portable mg's each import OpenBSD's), the project
     // that goes on brought it from elsewhere, and neither date says who had it first. Two bare snapshots (published
     // packages, a commit each) have only their dates, and the earlier one is taken to be first.
-    const roots = goesOn && Boolean(ov && tv && oRoots.has(ov.version.commit) && tRoots.has(tv.version.commit));
+    const roots = goesOn && Boolean(ov && tv && oFounding.has(ov.version.commit) && tFounding.has(tv.version.commit));
     const first = ov && tv ? (ov.version.time < tv.version.time ? 'o' : tv.version.time < ov.version.time ? 't' : null) : null;
     const borrowed =
       first === 'o'
@@ -739,6 +756,7 @@ async function dateFragments(
       ...(ov?.path ? { oPath: ov.path } : {}),
       ...(tv?.path ? { tPath: tv.path } : {}),
     });
+    if (roots && first && !inherited) beganWith += f.originFps.length;
     if (ov && !ov.shared) add(oWeights, ov.version.commit, f.originFps.length);
     if (tv && !tv.shared) add(tWeights, tv.version.commit, f.originFps.length);
     if (first && !inherited && !roots && !borrowed && !imported && ov!.version.commit !== tv!.version.commit) {
@@ -747,5 +765,10 @@ async function dateFragments(
     }
   }
   out.bulk = { origin: bulkOf(oWeights, origin.history), target: bulkOf(tWeights, target.history) };
+  if (beganWithMost(beganWith, out.originFirstWeight + out.targetFirstWeight)) {
+    out.beganWith = beganWith;
+    out.originFirstWeight = 0;
+    out.targetFirstWeight = 0;
+  }
   return out;
 }

@@ -55,6 +55,8 @@ export interface UnsharedFacts {
   fromTemplate: boolean;
   fromThirdParty: boolean;
   fromDeclared: boolean;
+  /** derivable, but nothing says who had the material first (see `unsharedFacts`) */
+  undirected: boolean;
   commonSource: boolean;
 }
 
@@ -115,6 +117,11 @@ export function unsharedFacts(c: Comparison): UnsharedFacts {
   const fromTemplate = derivable && !declared && Boolean(c.template);
   const fromThirdParty = derivable && !declared && Boolean(c.thirdParty);
   const fromDeclared = derivable && !declared && Boolean(c.commonUpstream);
+  // A derivation says who took from whom. Code in common that nothing dates one way (neither side had the material
+  // first by CHRONOLOGY_RATIO, or every first appearance was left uncounted) and that neither side declares is common
+  // material whose source the two repositories do not show: two portable mg's, each an import of OpenBSD's, hold the
+  // same files, and neither history says one took them from the other (docs/engine.md, "Evidence standards").
+  const undirected = derivable && !declared && !rewritten && chronoDir === 'NONE';
   return {
     c,
     m,
@@ -140,6 +147,7 @@ export function unsharedFacts(c: Comparison): UnsharedFacts {
     fromTemplate,
     fromThirdParty,
     fromDeclared,
-    commonSource: exchanged || fromTemplate || fromThirdParty || fromDeclared,
+    undirected,
+    commonSource: exchanged || fromTemplate || fromThirdParty || fromDeclared || undirected,
   };
 }

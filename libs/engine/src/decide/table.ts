@@ -25,7 +25,7 @@ export const SCORE = {
   LIKELY_WHEN_HEAVY: 0.5,
   /** the most HEAVILY_DERIVED earns below HEAVY_CONTAINMENT, in proportion to the share held */
   HEAVY_BELOW_THRESHOLD: 0.3,
-  /** taken off the derived verdicts when the matched material is a common source's (template, library, third project) */
+  /** taken off the derived verdicts when the matched material is a common source's (template, library, third project), or undated */
   COMMON_SOURCE_CAP: 0.2,
   /** no layer supports a relation: independent, more so with (almost) no overlap at all */
   INDEPENDENT: 0.75,
@@ -50,7 +50,8 @@ export interface Rule {
 }
 
 const proven = (f: UnsharedFacts): number => SCORE.PROVEN + SCORE.PER_LAYER * Math.min(SCORE.MAX_LAYERS, f.corr);
-const commonSourceCap = (f: UnsharedFacts): number => (f.fromTemplate || f.fromThirdParty || f.fromDeclared ? SCORE.COMMON_SOURCE_CAP : 0);
+const commonSourceCap = (f: UnsharedFacts): number =>
+  f.fromTemplate || f.fromThirdParty || f.fromDeclared || f.undirected ? SCORE.COMMON_SOURCE_CAP : 0;
 
 export const UNSHARED_RULES: Rule[] = [
   {
@@ -78,7 +79,7 @@ export const UNSHARED_RULES: Rule[] = [
               ? SCORE.REWRITTEN_UNDIRECTED
               : SCORE.REWRITTEN_DIRECTED
             : 0,
-    reason: ({ c, m, shared, rewritten, commonSource, chronoDir, fromTemplate, fromThirdParty, fromDeclared }) =>
+    reason: ({ c, m, shared, rewritten, commonSource, chronoDir, fromTemplate, fromThirdParty, fromDeclared, exchanged }) =>
       shared
         ? `${m.sharedCommits} commits appear in both histories`
         : rewritten && !commonSource
@@ -89,9 +90,11 @@ export const UNSHARED_RULES: Rule[] = [
               ? `the matched code is a library both embed: its files on both sides keep the copyright notice of "${c.thirdParty}", neither side's author`
               : fromDeclared
                 ? `both declare descent from "${c.commonUpstream}", which neither is: two projects made from a third`
-                : commonSource
+                : exchanged
                   ? `matched material appeared first in the origin (${m.originFirstWeight} fingerprints) and first in the target (${m.targetFirstWeight}): exchanged or drawn from a common source, not one side derived from the other`
-                  : 'no commit appears in both histories',
+                  : commonSource
+                    ? `no commit appears in both histories, and the dated material does not say which side had the shared code first (origin first: ${m.originFirstWeight} fingerprints, target first: ${m.targetFirstWeight}), nor does either side declare the other: common material from a source neither repository shows, not a derivation`
+                    : 'no commit appears in both histories',
   },
   {
     verdict: 'HEAVILY_DERIVED',
