@@ -21,7 +21,10 @@ describe('foundingCommits', () => {
 
   it('stops after FOUNDING_STEPS commits even within the window', () => {
     const ids = Array.from({ length: FOUNDING_STEPS + 3 }, (_, i) => `c${i}`);
-    const commits = chain(ids, ids.map(() => 60));
+    const commits = chain(
+      ids,
+      ids.map(() => 60),
+    );
     expect(foundingCommits({ commits }).size).toBe(FOUNDING_STEPS + 1);
   });
 
