@@ -114,9 +114,9 @@ export async function history(
           own?.drop();
           return false;
         }
+        const email = line.slice(nul + 1, line.indexOf('\0', nul + 1));
+        const cut = line.lastIndexOf('\0');
         if (own) {
-          const email = line.slice(nul + 1, line.indexOf('\0', nul + 1));
-          const cut = line.lastIndexOf('\0');
           own.add(at, email, line.slice(nul + email.length + 2, cut), line.slice(cut + 1), {
             id,
             parents: parents.filter(Boolean),
@@ -127,7 +127,7 @@ export async function history(
         const authoredAt = Number(at);
         if (authoredAt < oldestAuthored) oldestAuthored = authoredAt;
         if (authoredAt > newestAuthored) newestAuthored = authoredAt;
-        cur = { id, time: Number(time), parents: parents.filter(Boolean) };
+        cur = { id, time: Number(time), parents: parents.filter(Boolean), email: email.toLowerCase(), author: line.slice(cut + 1) };
         commits.push(cur);
         if (commits.length % 1000 === 0)
           opts.onProgress?.({
@@ -320,11 +320,13 @@ async function projectNames(
       if (text != null) pinned.push(...namesIn(f.path, text, f.blobId, inv.commit));
     });
     const past: NameRef[] = [];
+    const samples: NonNullable<History['names']['samples']> = [];
     const seen = new Set(pinned.map((n) => `${n.key}\0${n.name}`));
     sampled.forEach(({ path, pv }, i) => {
       const text = pastTexts[i];
       if (text == null) return;
       for (const n of namesIn(path, text, pv.blobId, pv.commit)) {
+        samples.push({ key: n.key, name: n.name, time: pv.time });
         const k = `${n.key}\0${n.name}`;
         if (!seen.has(k)) {
           seen.add(k);
@@ -332,7 +334,8 @@ async function projectNames(
         }
       }
     });
-    return { pinned, past };
+    samples.sort((a, b) => a.time - b.time || (a.key < b.key ? -1 : a.key > b.key ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { pinned, past, samples };
   } finally {
     if (!opts.reader) reader.close();
   }

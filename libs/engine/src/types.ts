@@ -129,6 +129,10 @@ export interface CommitInfo {
   id: string;
   time: number;
   parents: string[];
+  /** the author's e-mail address, lowercase (absent in a history stage persisted by an engine before 0.7.3) */
+  email?: string;
+  /** the author's name (absent as `email`) */
+  author?: string;
 }
 
 export interface PathVersion {
@@ -149,7 +153,15 @@ export interface History {
   /** Per path at the pinned commit: its blob versions, oldest first (bounded). */
   pathVersions: Record<string, PathVersion[]>;
   /** Names this repository went by: at the pinned commit, and in earlier versions of its root identity files (sampled). */
-  names: { pinned: NameRef[]; past: NameRef[] };
+  names: {
+    pinned: NameRef[];
+    past: NameRef[];
+    /**
+     * Every sampled earlier version's names in order of time, each `key`, lowercase `name` and the version's commit
+     * `time` (absent in a history stage persisted by an engine before 0.7.3): `past` keeps only each name's first
+     */
+    samples?: { key: string; name: string; time: number }[];
+  };
   /** The oldest and newest author times of the walked commits (absent when none was walked). */
   authored?: { oldest: number; newest: number };
 }

@@ -22,6 +22,7 @@ import { compareDependencies } from './dependency';
 import { cmp, dec, isoTime, strengthOf } from './format';
 import { DatingCache, MaterialDater } from './history-layer';
 import { foundingCommits } from './founding';
+import { formerIdentities, madeUnderFormerIdentity, type FormerIdentity } from './former-identity';
 import { FingerprintPool } from '../workers/pool';
 import { DOC_FILE, directoryNames, pathNamesProject, urlNames } from '../lineage/names';
 import { commonTemplate, templatesCited } from '../lineage/templates';
@@ -246,7 +247,7 @@ export async function compare(
     throw e;
   }
   opts.onProgress?.({ stage: 'compare', done: 2, total: 6, unit: 'items' });
-  const { dates, originFirstWeight, targetFirstWeight, beganWith, bulk } = await dating;
+  const { dates, originFirstWeight, targetFirstWeight, fromElsewhere, bulk } = await dating;
   deadline.check();
   opts.onProgress?.({ stage: 'compare', done: 5, total: 6, unit: 'items' });
 
@@ -257,7 +258,7 @@ export async function compare(
     const n = f.originFps.length;
     const d = dates.get(f);
     const when = d
-      ? `; first appearance origin ${isoTime(d.o)}${d.oPath ? ` (in ${d.oPath})` : ''}, target ${isoTime(d.t)}${d.tPath ? ` (in ${d.tPath})` : ''}${d.shared ? ' (inherited from shared history)' : ''}${d.roots ? ' (both histories begin with it: not counted)' : ''}${d.borrowed ? ' (the earlier side keeps it in a directory named after the other project: not counted)' : ''}${d.imported ? ` (the ${d.imported}'s history was committed in one go: its date is the import's, not counted)` : ''}`
+      ? `; first appearance origin ${isoTime(d.o)}${d.oPath ? ` (in ${d.oPath})` : ''}, target ${isoTime(d.t)}${d.tPath ? ` (in ${d.tPath})` : ''}${d.shared ? ' (inherited from shared history)' : ''}${d.roots ? ' (both histories begin with it: not counted)' : ''}${d.borrowed ? ' (the earlier side keeps it in a directory named after the other project: not counted)' : ''}${d.former ? ` (the ${d.former.side} had it as "${d.former.identity.former}", before it became "${d.former.identity.current}", from an author who made none of its mainline commits since: the former project's, not counted)` : ''}${d.imported ? ` (the ${d.imported}'s history was committed in one go: its date is the import's, not counted)` : ''}`
       : '';
     evidence.push({
       id: '',
@@ -507,7 +508,7 @@ export async function compare(
     side: 'both',
     time: null,
     commit: null,
-    detail: `matched fingerprints dated earlier in origin: ${originFirstWeight}; earlier in target: ${targetFirstWeight}${shared ? ' (material first seen in shared commits is not counted)' : ''}${beganWith ? ` (both histories begin with more of it, ${beganWith} fingerprints, than the rest of the dating counts: the rest decides no direction)` : ''}`,
+    detail: `matched fingerprints dated earlier in origin: ${originFirstWeight}; earlier in target: ${targetFirstWeight}${shared ? ' (material first seen in shared commits is not counted)' : ''}${fromElsewhere ? ` (more of it came from elsewhere, ${fromElsewhere} fingerprints that both histories begin with or that one side made under a former identity, than the rest of the dating counts: the rest decides no direction)` : ''}`,
   });
   for (const side of ['origin', 'target'] as const) {
     const imp = imported[side];
@@ -609,6 +610,8 @@ interface Dating {
       shared: boolean;
       roots: boolean;
       borrowed?: boolean;
+      /** the earlier side had it only under a former identity (former-identity.ts): the former project's, not counted */
+      former?: { side: Side; identity: FormerIdentity };
       /** the side whose later date is its history's import time, an upper bound only: not counted */
       imported?: Side;
       oPath?: string;
@@ -619,22 +622,24 @@ interface Dating {
   originFirstWeight: number;
   targetFirstWeight: number;
   /**
-   * fingerprints of matched material both histories began with (`roots`), when it outweighs what was counted: the
-   * counted remainder then decides no direction, and both weights above are 0 (`beganWithMost`)
+   * fingerprints of matched material shown to come from elsewhere (both histories began with it, or the earlier side
+   * made it under a former identity), when it outweighs what was counted: the counted remainder then decides no
+   * direction, and both weights above are 0 (`mostlyFromElsewhere`)
    */
-  beganWith: number;
+  fromElsewhere: number;
   /** per side, the commit most of the dated material first appeared in (see `Bulk`) */
   bulk: { origin: Bulk | null; target: Bulk | null };
 }
 
 /**
- * A direction rests on the dated material, not on a remainder of it. When both histories began with more of the
- * matched material than the rest of the dating counts (two imports of one third project: Json.Net.Unity3D's 2015
- * import of Json.NET and Newtonsoft.Json.Bson's 2017 move out of it share 55 of 60 dated fragments that way), the
- * few fragments one side updated first say which side followed the third project sooner, not who copied whom.
+ * A direction rests on the dated material, not on a remainder of it. When more of the matched material is shown to
+ * come from elsewhere than the rest of the dating counts (both histories began with it: Json.Net.Unity3D's 2015 import
+ * of Json.NET and Newtonsoft.Json.Bson's 2017 move out of it share 55 of 60 dated fragments that way; or the earlier
+ * side made it under a former identity: IcedCoffeeScript's CoffeeScript tests of 2010), the few fragments one side
+ * had first say which side followed the third project sooner, not who copied whom.
  */
-export function beganWithMost(beganWith: number, counted: number): boolean {
-  return beganWith > counted;
+export function mostlyFromElsewhere(fromElsewhere: number, counted: number): boolean {
+  return fromElsewhere > counted;
 }
 
 /** The commit in which a side's dated matched material first appeared the most, and how many files it made. */
@@ -711,8 +716,14 @@ async function dateFragments(
       return { f, ov, tv };
     }),
   );
-  const out: Dating = { dates: new Map(), originFirstWeight: 0, targetFirstWeight: 0, beganWith: 0, bulk: { origin: null, target: null } };
-  let beganWith = 0;
+  const out: Dating = {
+    dates: new Map(),
+    originFirstWeight: 0,
+    targetFirstWeight: 0,
+    fromElsewhere: 0,
+    bulk: { origin: null, target: null },
+  };
+  let fromElsewhere = 0;
   // Material a side keeps in a directory named after the other project (Ravi's Lua 5.3 tests, imported in 2015 as
   // lua-5.3.0-tests/, before lua/lua's repository held its tests) was taken from it: having it first says only
   // that the other project's repository got it later, never that this side is its source.
@@ -725,6 +736,11 @@ async function dateFragments(
   const oFounding = foundingCommits(origin.history);
   const tFounding = foundingCommits(target.history);
   const goesOn = [origin.history, target.history].some((h) => h.truncated || h.commitsWalked > SNAPSHOT_COMMITS);
+  // Without commit ids in common, a side's own departure from the line it continues (former-identity.ts).
+  const sharedIds = origin.history.commits.some((c) => tIds.has(c.id));
+  const formers = sharedIds ? null : { o: formerIdentities(origin.history), t: formerIdentities(target.history) };
+  const commitOf = (h: History): Map<string, History['commits'][number]> => new Map(h.commits.map((c) => [c.id, c]));
+  const [oCommits, tCommits] = formers?.o.length || formers?.t.length ? [commitOf(origin.history), commitOf(target.history)] : [null, null];
   const oWeights = new Map<string, number>();
   const tWeights = new Map<string, number>();
   const add = (m: Map<string, number>, commit: string, w: number): void => void m.set(commit, (m.get(commit) ?? 0) + w);
@@ -742,6 +758,15 @@ async function dateFragments(
       first === 'o'
         ? pathNamesProject(ov!.path ?? o.files[f.originFile]!.path, tNames)
         : first === 't' && pathNamesProject(tv!.path ?? t.files[f.targetFile]!.path, oNames);
+    // Material the earlier side made under a former identity, by someone who left with that identity, was the former
+    // project's: a copy of that project finds it there years before the side became what it is (Disque × Valkey).
+    const formerIdentity =
+      first === 'o' && oCommits
+        ? madeUnderFormerIdentity(formers!.o, oCommits.get(ov!.version.commit), ov!.version.time)
+        : first === 't' && tCommits
+          ? madeUnderFormerIdentity(formers!.t, tCommits.get(tv!.version.commit), tv!.version.time)
+          : null;
+    const former = formerIdentity && !borrowed ? { side: (first === 'o' ? 'origin' : 'target') as Side, identity: formerIdentity } : null;
     // A history imported in one go dates its material at the import: the material was there by then, maybe long before.
     // Its date still says it had the material first when it is the earlier one; a later one says nothing.
     const imported: Side | null =
@@ -752,21 +777,22 @@ async function dateFragments(
       shared: inherited,
       roots,
       ...(borrowed && !inherited && !roots ? { borrowed: true } : {}),
-      ...(imported && !borrowed && !inherited && !roots ? { imported } : {}),
+      ...(former && !inherited && !roots ? { former } : {}),
+      ...(imported && !borrowed && !former && !inherited && !roots ? { imported } : {}),
       ...(ov?.path ? { oPath: ov.path } : {}),
       ...(tv?.path ? { tPath: tv.path } : {}),
     });
-    if (roots && first && !inherited) beganWith += f.originFps.length;
+    if (first && !inherited && (roots || former)) fromElsewhere += f.originFps.length;
     if (ov && !ov.shared) add(oWeights, ov.version.commit, f.originFps.length);
     if (tv && !tv.shared) add(tWeights, tv.version.commit, f.originFps.length);
-    if (first && !inherited && !roots && !borrowed && !imported && ov!.version.commit !== tv!.version.commit) {
+    if (first && !inherited && !roots && !borrowed && !former && !imported && ov!.version.commit !== tv!.version.commit) {
       if (first === 'o') out.originFirstWeight += f.originFps.length;
       else out.targetFirstWeight += f.originFps.length;
     }
   }
   out.bulk = { origin: bulkOf(oWeights, origin.history), target: bulkOf(tWeights, target.history) };
-  if (beganWithMost(beganWith, out.originFirstWeight + out.targetFirstWeight)) {
-    out.beganWith = beganWith;
+  if (mostlyFromElsewhere(fromElsewhere, out.originFirstWeight + out.targetFirstWeight)) {
+    out.fromElsewhere = fromElsewhere;
     out.originFirstWeight = 0;
     out.targetFirstWeight = 0;
   }

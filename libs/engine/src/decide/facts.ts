@@ -121,7 +121,7 @@ export function unsharedFacts(c: Comparison): UnsharedFacts {
   // first by CHRONOLOGY_RATIO, or every first appearance was left uncounted) and that neither side declares is common
   // material whose source the two repositories do not show: two portable mg's, each an import of OpenBSD's, hold the
   // same files, and neither history says one took them from the other (docs/engine.md, "Evidence standards").
-  const undirected = derivable && !declared && !rewritten && chronoDir === 'NONE';
+  const undirected = derivable && !declared && chronoDir === 'NONE';
   return {
     c,
     m,

@@ -82,7 +82,7 @@ export const UNSHARED_RULES: Rule[] = [
     reason: ({ c, m, shared, rewritten, commonSource, chronoDir, fromTemplate, fromThirdParty, fromDeclared, exchanged }) =>
       shared
         ? `${m.sharedCommits} commits appear in both histories`
-        : rewritten && !commonSource
+        : rewritten && !fromTemplate && !fromThirdParty && !fromDeclared && !exchanged
           ? `${c.rewritten} commits are in both histories under other ids${chronoDir === 'NONE' ? ', and the dated material does not tell which side had it first' : ''}`
           : fromTemplate
             ? `both were generated from ${c.template}, and the matched material came with each side's first files: the template's, not one side's copy of the other`

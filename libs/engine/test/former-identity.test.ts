@@ -1,0 +1,89 @@
+import { MIN_COMMITS_AFTER, formerIdentities, madeUnderFormerIdentity } from '../src/compare/former-identity';
+import type { CommitInfo, History, NameRef } from '../src/types';
+
+const DAY = 86400;
+const pinnedName = (name: string, key = 'package:package.json'): NameRef => ({
+  name,
+  kind: 'package',
+  key,
+  path: 'package.json',
+  line: 2,
+  blobId: 'b'.repeat(40),
+  commit: 'head',
+});
+
+/** A mainline of `before` commits by `old` then `after` commits by `next`, one a day, newest first as the walk lists them. */
+function history(before: number, after: number, old: string, next: string): Pick<History, 'commit' | 'commits' | 'names'> {
+  const commits: CommitInfo[] = [];
+  for (let i = 0; i < before + after; i++) {
+    const who = i < before ? old : next;
+    commits.push({ id: `c${i}`, time: i * DAY, parents: i ? [`c${i - 1}`] : [], email: `${who}@example.invalid`, author: who });
+  }
+  commits[commits.length - 1]!.id = 'head';
+  commits.reverse();
+  if (commits[1]) commits[0]!.parents = [commits[1].id];
+  const renamedAt = before * DAY;
+  return {
+    commit: 'head',
+    commits,
+    names: {
+      pinned: [pinnedName('quartz-ng')],
+      past: [],
+      samples: [
+        { key: 'package:package.json', name: 'quartz', time: 0 },
+        { key: 'package:package.json', name: 'quartz', time: (before - 1) * DAY },
+        { key: 'package:package.json', name: 'quartz-ng', time: renamedAt },
+      ],
+    },
+  };
+}
+
+describe('formerIdentities', () => {
+  it('finds the rename, when it came and who made the mainline since', () => {
+    const [f, ...rest] = formerIdentities(history(20, 15, 'ana', 'bo'));
+    expect(rest).toEqual([]);
+    expect(f).toMatchObject({
+      key: 'package:package.json',
+      former: 'quartz',
+      current: 'quartz-ng',
+      formerUntil: 19 * DAY,
+      renamedAt: 20 * DAY,
+    });
+    expect([...f!.after].sort()).toEqual(['e:bo@example.invalid', 'n:bo']);
+  });
+
+  it('needs MIN_COMMITS_AFTER mainline commits under the present name', () => {
+    expect(formerIdentities(history(20, MIN_COMMITS_AFTER, 'ana', 'bo'))).toHaveLength(1);
+    expect(formerIdentities(history(20, MIN_COMMITS_AFTER - 1, 'ana', 'bo'))).toEqual([]);
+  });
+
+  it('reads nothing without a sample carrying the present name, nor from a walk without authors', () => {
+    const h = history(20, 15, 'ana', 'bo');
+    expect(formerIdentities({ ...h, names: { ...h.names, samples: h.names.samples!.slice(0, 2) } })).toEqual([]);
+    expect(formerIdentities({ ...h, commits: h.commits.map(({ email: _e, author: _a, ...c }) => c) })).toEqual([]);
+    // a name that only changed its spelling is no rename
+    expect(formerIdentities({ ...h, names: { ...h.names, pinned: [pinnedName('Quartz')] } })).toEqual([]);
+  });
+});
+
+describe('madeUnderFormerIdentity', () => {
+  const formers = formerIdentities(history(20, 15, 'ana', 'bo'));
+
+  it('is material made before the rename by someone who made nothing since', () => {
+    expect(madeUnderFormerIdentity(formers, { email: 'ana@example.invalid', author: 'ana' }, 5 * DAY)).toBe(formers[0]);
+  });
+
+  it('is not material made after the last former name, nor by someone who went on', () => {
+    expect(madeUnderFormerIdentity(formers, { email: 'ana@example.invalid', author: 'ana' }, 20 * DAY)).toBeNull();
+    expect(madeUnderFormerIdentity(formers, { email: 'bo@example.invalid', author: 'bo' }, 5 * DAY)).toBeNull();
+    // the same person under another address, by name
+    expect(madeUnderFormerIdentity(formers, { email: 'bo@elsewhere.invalid', author: 'Bo' }, 5 * DAY)).toBeNull();
+    expect(madeUnderFormerIdentity(formers, undefined, 5 * DAY)).toBeNull();
+  });
+
+  it('a rename by the people who made the project keeps their material theirs', () => {
+    const kept = formerIdentities(history(20, 15, 'ana', 'ana'));
+    expect(kept).toHaveLength(1);
+    expect(madeUnderFormerIdentity(kept, { email: 'ana@example.invalid', author: 'ana' }, 5 * DAY)).toBeNull();
+  });
+});
