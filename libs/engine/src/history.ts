@@ -4,6 +4,7 @@ import { BlobReader } from './git/catfile';
 import { resolveGitDir, runGit, streamGitLines } from './git/runner';
 import { Deadline, resolveLimits } from './limits';
 import { IDENTITY_FILE, namesIn } from './lineage/names';
+import { formerIdentities } from './lineage/former-identity';
 import { PairView } from './git/pair-view';
 import { mergeBases, OwnWalkBuilder, topology } from './lineage/topology';
 import type { CommitInfo, History, Inventory, NameRef, PairHistory, PathVersion, RepoRef } from './types';
@@ -390,6 +391,7 @@ export async function histories(
       bases: b,
       // A walk cut at maxCommits holds the newest commits in date order, not the ones git log lists first: asked again.
       ...(b.length || o.truncated || t.truncated ? {} : { walks: { origin: own.origin.finish(m), target: own.target.finish(m) } }),
+      formers: { origin: formerIdentities(o), target: formerIdentities(t) },
     });
     return { origin: o, target: t, topology: topo };
   } finally {

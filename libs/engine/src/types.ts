@@ -204,6 +204,11 @@ export interface Topology {
   truncated: boolean;
   /** authors of the shared commits, and of each side's own commits dated after the newest fork point */
   authors: { preFork: AuthorCount[]; origin: AuthorCount[]; target: AuthorCount[] };
+  /**
+   * A side's own departure from the shared line after the fork point (lineage/former-identity.ts): it took its present
+   * name then, and its later commits are counted from then on for the maintainers signal. Absent before engine 0.7.5.
+   */
+  departed?: Partial<Record<Side, { at: number; former: string; current: string }>>;
   /** merges among a side's own commits that bring in a commit of the other side's mainline: pulls from the other line */
   syncMerges: { origin: number; target: number };
   /**

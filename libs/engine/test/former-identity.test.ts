@@ -1,4 +1,4 @@
-import { MIN_COMMITS_AFTER, formerIdentities, madeUnderFormerIdentity } from '../src/compare/former-identity';
+import { MIN_COMMITS_AFTER, departureAfter, formerIdentities, madeUnderFormerIdentity } from '../src/lineage/former-identity';
 import type { CommitInfo, History, NameRef } from '../src/types';
 
 const DAY = 86400;
@@ -85,5 +85,23 @@ describe('madeUnderFormerIdentity', () => {
     const kept = formerIdentities(history(20, 15, 'ana', 'ana'));
     expect(kept).toHaveLength(1);
     expect(madeUnderFormerIdentity(kept, { email: 'ana@example.invalid', author: 'ana' }, 5 * DAY)).toBeNull();
+  });
+});
+
+describe('departureAfter', () => {
+  const [f] = formerIdentities(history(20, 15, 'ana', 'bo'));
+
+  it('is the rename of a side that still carried its former name after the fork point', () => {
+    expect(departureAfter([f!], 10 * DAY)).toBe(f);
+  });
+
+  it('is none when the side had its present name by the fork point, or never changed it', () => {
+    expect(departureAfter([f!], 19 * DAY + 1)).toBeNull();
+    expect(departureAfter([], 10 * DAY)).toBeNull();
+  });
+
+  it('is the latest of several renames', () => {
+    const later = { ...f!, key: 'title:README.md', renamedAt: f!.renamedAt + DAY };
+    expect(departureAfter([f!, later], 10 * DAY)).toBe(later);
   });
 });

@@ -22,7 +22,7 @@ import { compareDependencies } from './dependency';
 import { cmp, dec, isoTime, strengthOf } from './format';
 import { DatingCache, MaterialDater } from './history-layer';
 import { foundingCommits } from './founding';
-import { formerIdentities, madeUnderFormerIdentity, type FormerIdentity } from './former-identity';
+import { formerIdentities, madeUnderFormerIdentity, type FormerIdentity } from '../lineage/former-identity';
 import { FingerprintPool } from '../workers/pool';
 import { DOC_FILE, directoryNames, pathNamesProject, urlNames } from '../lineage/names';
 import { commonTemplate, templatesCited } from '../lineage/templates';

@@ -1,6 +1,7 @@
 import { BlobReader } from '../git/catfile';
 import { PairView } from '../git/pair-view';
 import { resolveGitDir } from '../git/runner';
+import { departureAfter, type FormerIdentity } from './former-identity';
 import type { Deadline } from '../limits';
 import type { AuthorCount, CommonLine, Limits, NameRef, Rename, RewrittenHistory, Side, Topology } from '../types';
 import type { SideAuthors } from './licence';
@@ -192,6 +193,8 @@ export async function topology(
     bases?: string[];
     /** both sides' own walks (the history stage's), read instead of walking them again when there is no merge base */
     walks?: Record<Side, OwnWalk>;
+    /** each side's name changes (formerIdentities of its history walk), for its own departure from the shared line */
+    formers?: Record<Side, FormerIdentity[]>;
   },
 ): Promise<Topology> {
   const view = opts.view ?? PairView.open(resolveGitDir(dirs.origin), resolveGitDir(dirs.target));
@@ -258,6 +261,20 @@ export async function topology(
     // 2019 under ids of its own: 15,540 of its 17,311 own commits, 6,728 of them antirez's) or branches merged later.
     const later = (own: OwnCommit[], main: Set<string>, after: number): OwnCommit[] =>
       own.filter((c) => c.time > after && main.has(c.id) && !equivalent.has(c.key));
+    // A side that went on with the shared line for a while and then left it (IcedCoffeeScript merged CoffeeScript until
+    // 2013, then became iced-coffee-script; gren followed Elm for a year after Lamdera forked, then took its own name)
+    // holds the line's authors' commits from before its own departure: they went on with the line, not with the side.
+    // Its later commits are counted from its departure on.
+    const departure = {
+      origin: opts.formers ? departureAfter(opts.formers.origin, parted.origin) : null,
+      target: opts.formers ? departureAfter(opts.formers.target, parted.target) : null,
+    };
+    const from = (side: Side): number => Math.max(parted[side], (departure[side]?.renamedAt ?? 0) - 1);
+    const departed: NonNullable<Topology['departed']> = {};
+    for (const side of ['origin', 'target'] as const) {
+      const d = departure[side];
+      if (d && d.renamedAt > parted[side]) departed[side] = { at: d.renamedAt, former: d.former, current: d.current };
+    }
     opts.deadline.check();
     // Commit ids both hold (none on a common line under other ids, whose commits are counted there).
     const shared = line ? 0 : Number((await git(['rev-list', '--count', `--max-count=${m}`, ...bases])).trim());
@@ -307,9 +324,10 @@ export async function topology(
       truncated: view.shallow || oOwn.length >= m || tOwn.length >= m || shared >= m,
       authors: {
         preFork: countAuthors(preFork),
-        origin: countAuthors(later(oOwn, oMain, parted.origin)),
-        target: countAuthors(later(tOwn, tMain, parted.target)),
+        origin: countAuthors(later(oOwn, oMain, from('origin'))),
+        target: countAuthors(later(tOwn, tMain, from('target'))),
       },
+      ...(departed.origin || departed.target ? { departed } : {}),
       syncMerges: { origin: syncMerges(oOwn, tMain), target: syncMerges(tOwn, oMain) },
       equivalentCommits: equivalent.size,
       forkPointNames: names.names,

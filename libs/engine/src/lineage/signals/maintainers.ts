@@ -1,6 +1,8 @@
 // Maintainers: the side the people who made the shared history went on committing to (continuity, ../maintainers.ts).
 // Maintainers who leave with a fork that renamed itself at the fork point do not make it the original.
 import { dec } from '../../compare/format';
+
+const isoDay = (t: number): string => new Date(t * 1000).toISOString().slice(0, 10);
 import type { Side, Topology } from '../../types';
 import { continuity } from '../maintainers';
 import { type Findings, item, pct } from './context';
@@ -53,8 +55,14 @@ export function maintainers(topo: Topology, renamed: Side | null): Maintainers {
   const w = renamed === hi ? 0 : kept;
   const core = c.core.map((a) => `${a.name} ${pct(a.share)}`).join(', ');
   const eq = topo.equivalentCommits ?? 0;
+  const since = (['origin', 'target'] as const)
+    .filter((s) => topo.departed?.[s])
+    .map((s) => {
+      const d = topo.departed![s]!;
+      return `the ${s}'s counted from its own departure from the shared line, when "${d.former}" became "${d.current}" (${isoDay(d.at)})`;
+    });
   const d =
-    `authors of the shared history${eq ? ` and of the ${eq} commits both sides hold under other ids (the same author time and subject; ` : ' ('}most commits: ${core}) made ${dec(c.origin)} of the origin's ${c.counted.origin} later commits (by share) and ${dec(c.target)} of the target's ${c.counted.target}` +
+    `authors of the shared history${eq ? ` and of the ${eq} commits both sides hold under other ids (the same author time and subject; ` : ' ('}most commits: ${core}) made ${dec(c.origin)} of the origin's ${c.counted.origin} later commits (by share) and ${dec(c.target)} of the target's ${c.counted.target}${since.length ? ` (${since.join('; ')})` : ''}` +
     (w
       ? `: the ${hi} keeps its maintainers`
       : kept

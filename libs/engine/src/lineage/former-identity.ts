@@ -5,7 +5,7 @@
 // alone would call the copy the carrier's. What marks the departure inside one history is the name changing and the
 // people changing with it: material that first appeared under a name the side no longer carries, made by someone who
 // made none of the side's mainline commits since it took its present name, was the former project's.
-import { normName } from '../lineage/maintainers';
+import { normName } from './maintainers';
 import type { CommitInfo, History } from '../types';
 
 /** At least this many mainline commits under the present name: others went on with the project, it did not just stop. */
@@ -82,4 +82,15 @@ export function madeUnderFormerIdentity(
   const keys = authorKeys(commit);
   if (!keys.length) return null;
   return formers.find((f) => time <= f.formerUntil && !keys.some((k) => f.after.has(k))) ?? null;
+}
+
+/**
+ * When a side left a line it went on with after `parted` (the fork point): the latest present-name arrival among its
+ * name changes whose former name it still carried after parting. Null when it took its present names by then, or never
+ * changed them.
+ */
+export function departureAfter(formers: readonly FormerIdentity[], parted: number): FormerIdentity | null {
+  let out: FormerIdentity | null = null;
+  for (const f of formers) if (f.formerUntil >= parted && (!out || f.renamedAt > out.renamedAt)) out = f;
+  return out;
 }
