@@ -64,6 +64,26 @@ describe('formerIdentities', () => {
     // a name that only changed its spelling is no rename
     expect(formerIdentities({ ...h, names: { ...h.names, pinned: [pinnedName('Quartz')] } })).toEqual([]);
   });
+
+  it('reads a repository that moved to another owner as the same project, and no README title as a rename', () => {
+    const h = history(20, 15, 'ana', 'bo');
+    const samples = (key: string, before: string, after: string) => [
+      { key, name: before, time: 0 },
+      { key, name: after, time: 20 * DAY },
+    ];
+    const url = { ...pinnedName('quartz-org/quartz', 'url:readme'), kind: 'url' as const };
+    // antirez/redis became redis/redis when its author handed it over: the same project
+    expect(
+      formerIdentities({ ...h, names: { pinned: [url], past: [], samples: samples('url:readme', 'ana/quartz', 'quartz-org/quartz') } }),
+    ).toEqual([]);
+    expect(
+      formerIdentities({ ...h, names: { pinned: [url], past: [], samples: samples('url:readme', 'ana/slate', 'quartz-org/quartz') } }),
+    ).toHaveLength(1);
+    const title = { ...pinnedName('quartz-ng', 'title:readme'), kind: 'title' as const };
+    expect(
+      formerIdentities({ ...h, names: { pinned: [title], past: [], samples: samples('title:readme', 'quartz', 'quartz-ng') } }),
+    ).toEqual([]);
+  });
 });
 
 describe('madeUnderFormerIdentity', () => {

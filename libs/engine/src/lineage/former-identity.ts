@@ -25,13 +25,20 @@ export interface FormerIdentity {
 }
 
 const norm = (n: string): string => n.toLowerCase().replace(/[^a-z0-9]/g, '');
+/**
+ * The name a key's value gives the project. A repository that moved to another owner kept its name (antirez/redis
+ * became redis/redis when its author handed it over), so only a URL's repository part counts; a README title changes
+ * for too many other reasons to mark a departure (as for RENAMED_AT_FORK).
+ */
+const projectName = (key: string, name: string): string | null =>
+  key.startsWith('title:') ? null : norm(key.startsWith('url:') ? name.slice(name.lastIndexOf('/') + 1) : name);
 const authorKeys = (c: Pick<CommitInfo, 'email' | 'author'>): string[] => [
   ...(c.email ? [`e:${c.email}`] : []),
   ...(c.author && normName(c.author) ? [`n:${normName(c.author)}`] : []),
 ];
 
 /**
- * The name changes of a history's identity files (manifests' package names, README titles, …): for each key whose
+ * The name changes of a history's identity files (manifests' package names, the repository a README names, …): for each key whose
  * pinned name differs from a name an earlier sampled version carried, where a later sampled version already carries
  * the pinned one, when it changed and who made the mainline since. Empty when the walk read no authors (a history
  * stage persisted by an engine before 0.7.3) or the names never changed.
@@ -41,18 +48,21 @@ export function formerIdentities(h: Pick<History, 'commit' | 'commits' | 'names'
   if (!samples?.length || !h.commits.some((c) => c.email !== undefined)) return [];
   const byId = new Map(h.commits.map((c) => [c.id, c]));
   const pinned = new Map<string, Set<string>>();
-  for (const n of h.names.pinned) (pinned.get(n.key) ?? pinned.set(n.key, new Set()).get(n.key)!).add(norm(n.name));
+  for (const n of h.names.pinned) {
+    const p = projectName(n.key, n.name);
+    if (p) (pinned.get(n.key) ?? pinned.set(n.key, new Set()).get(n.key)!).add(p);
+  }
   // The mainline: the first-parent chain from the pinned commit (what merges bring in is others' work).
   const mainline: CommitInfo[] = [];
   for (let c = byId.get(h.commit); c; c = c.parents[0] ? byId.get(c.parents[0]) : undefined) mainline.push(c);
   const out: FormerIdentity[] = [];
   for (const key of [...pinned.keys()].sort()) {
     const current = pinned.get(key)!;
-    const seen = samples.filter((s) => s.key === key && norm(s.name)); // in order of time
-    const formers = seen.filter((s) => !current.has(norm(s.name)));
+    const seen = samples.filter((s) => s.key === key && projectName(key, s.name)); // in order of time
+    const formers = seen.filter((s) => !current.has(projectName(key, s.name)!));
     if (!formers.length) continue;
     const last = formers[formers.length - 1]!;
-    const renamed = seen.find((s) => s.time > last.time && current.has(norm(s.name)));
+    const renamed = seen.find((s) => s.time > last.time && current.has(projectName(key, s.name)!));
     if (!renamed) continue; // the change is only in the pinned version: when it came is not known
     const since = mainline.filter((c) => c.time >= renamed.time);
     if (since.length < MIN_COMMITS_AFTER) continue;
