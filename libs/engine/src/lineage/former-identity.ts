@@ -91,7 +91,7 @@ export function madeUnderFormerIdentity(
   if (!commit) return null;
   const keys = authorKeys(commit);
   if (!keys.length) return null;
-  return formers.find((f) => time <= f.formerUntil && !keys.some((k) => f.after.has(k))) ?? null;
+  return formers.find((f) => time < f.renamedAt && !keys.some((k) => f.after.has(k))) ?? null;
 }
 
 /**

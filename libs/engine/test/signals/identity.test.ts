@@ -53,6 +53,27 @@ describe('identity', () => {
     expect(id.keptStrong).toEqual({ origin: true, target: false });
   });
 
+  it("gives names kept without the shared history's people no weight (a third line), and keeps their evidence", () => {
+    const kept = namesKept(topo, {
+      origin: side([name('package', 'request', 'package:package.json')]),
+      target: side([name('package', '@postman/request', 'package:package.json')]),
+    });
+    const id = identity(kept, true);
+    expect(id.votes).toEqual([
+      {
+        kind: 'IDENTITY',
+        original: 'origin',
+        weight: 0,
+        detail:
+          "the origin kept names of the shared project that the target changed, but neither side keeps the shared history's authors: names kept without the people do not make the original",
+      },
+    ]);
+    expect(id.weight).toEqual({ origin: 2, target: 0 });
+    expect(id.keptStrong.origin).toBe(true);
+    expect(id.evidence).toHaveLength(1);
+    expect(identity(kept, false).votes[0]!.weight).toBe(2);
+  });
+
   it('says nothing when both sides kept a name or both changed it', () => {
     const kept = namesKept(topo, {
       origin: side([name('package', 'request', 'package:package.json'), name('title', 'a', 'title:readme')]),

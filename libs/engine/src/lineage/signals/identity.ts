@@ -30,8 +30,13 @@ export interface Identity extends Findings {
   keptStrong: Record<Side, boolean>;
 }
 
-/** An evidence item per name kept, then one IDENTITY vote per side that kept any (at most IDENTITY_MAX). */
-export function identity(kept: readonly KeptName[]): Identity {
+/**
+ * An evidence item per name kept, then one IDENTITY vote per side that kept any (at most IDENTITY_MAX). A name is kept
+ * by people: when neither side keeps the shared history's authors (`thirdLine`: they went on elsewhere, or stopped), a
+ * side that kept the names is a fork that kept them, not the project itself (Lamdera keeps Elm's package name `elm`
+ * and none of Elm's authors, as gren does), and its vote weighs 0 (engine 0.7.7).
+ */
+export function identity(kept: readonly KeptName[], thirdLine = false): Identity {
   const out: Identity = {
     votes: [],
     evidence: [],
@@ -51,8 +56,8 @@ export function identity(kept: readonly KeptName[]): Identity {
       out.votes.push({
         kind: 'IDENTITY',
         original: s,
-        weight: Math.min(WEIGHTS.IDENTITY_MAX, out.weight[s]),
-        detail: `the ${s} kept names of the shared project that the ${other(s)} changed`,
+        weight: thirdLine ? 0 : Math.min(WEIGHTS.IDENTITY_MAX, out.weight[s]),
+        detail: `the ${s} kept names of the shared project that the ${other(s)} changed${thirdLine ? ", but neither side keeps the shared history's authors: names kept without the people do not make the original" : ''}`,
       });
   }
   return out;

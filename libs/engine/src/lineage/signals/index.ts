@@ -58,7 +58,7 @@ export function lineageSignals(topo: Topology, sides: Sides, postFork: { origin:
   const kept = namesKept(topo, sides);
   const renamed = renamedAtFork(topo, kept);
   const mnt = maintainers(topo, renamed.renamed);
-  const id = identity(kept);
+  const id = identity(kept, mnt.thirdLine);
   for (const f of [anc, mnt, id, renamed]) record(f);
 
   // A side continues the shared project when it kept its names, kept its authors, or the other side renamed itself.
