@@ -1,4 +1,4 @@
-// A side's own departure from the line it continues (engine 0.7.3). A repository that holds a third project's history
+// A side's own departure from the line it continues (engines 0.7.4–0.7.7). A repository that holds a third project's history
 // and later took a name of its own (Valkey holds Redis's history and became Valkey in 2024; IcedCoffeeScript holds
 // CoffeeScript's until 2013) had that project's material first only as that project: a copy made from the third
 // project (Disque from Redis, CoffeeScriptRedux's tests from CoffeeScript's) finds it there years earlier, and dating
