@@ -3,15 +3,16 @@ import { PairView } from '../git/pair-view';
 import { resolveGitDir } from '../git/runner';
 import { departureAfter, type FormerIdentity } from './former-identity';
 import type { Deadline } from '../limits';
-import type { AuthorCount, CommonLine, Limits, NameRef, Rename, RewrittenHistory, Side, Topology } from '../types';
-import type { SideAuthors } from './licence';
-import { commonLineOfWalks, walkRecord, type CommonLineFound, type WalkRecords } from './common-line';
-import { declarationSentences } from './declarations';
-import { countAuthors, sortAuthors } from './maintainers';
-import { DOC_FILE, IDENTITY_FILE, namesIn, sameName } from './names';
+import type { AuthorCount, CommonLine, Limits, RewrittenHistory, Side, Topology } from '../types';
+import { forkPointIdentity, renamesAfterFork } from './fork-point';
+import type { CommonLineFound } from './common-line';
+import { countAuthors } from './maintainers';
+import { sameName } from './names';
+import { ownHistories, type OwnWalk } from './own-walk';
+
+export { OwnWalkBuilder, type OwnWalk } from './own-walk';
 
 const HEX40 = /^[0-9a-f]{40}$/;
-const MAX_DOC_BYTES = 256 * 1024;
 
 export const EMPTY_TOPOLOGY = (): Topology => ({
   forkPoints: [],
@@ -37,139 +38,6 @@ interface OwnCommit {
   time: number;
   /** author time and subject: what a commit keeps when a history is converted or rewritten under other ids */
   key: string;
-}
-
-/**
- * Commits held under other ids that make a rewritten history rather than chance: at least this many, (the same for a
- * common line under other ids: lineage/common-line.ts)
- */
-const REWRITTEN_MIN = 10;
-/** and this share of the smaller history. */
-const REWRITTEN_SHARE = 0.05;
-
-/**
- * One side's own commits as the rewritten-history test and copyright attribution read them: each commit's key (its
- * author time, e-mail and subject; the time, its prefix, is read back only for matches), the authors with their
- * commit counts, and the founder (the author of the walk's last commit) when the walk reached the history's start.
- */
-export interface OwnWalk {
-  keys: Set<string>;
-  authors: SideAuthors;
-  /** the commits walked, newest first, with their ids, parents and trees: for a common line under other ids */
-  commits: WalkRecords;
-}
-
-/** A copy of `s` that holds nothing of the string it was cut from (V8 flattens a concatenation before slicing it). */
-const flatCopy = (s: string): string => `${s} `.slice(0, -1);
-
-/**
- * Builds an OwnWalk from a walk's commits, newest first: the history stage's walk feeds it, so that histories without
- * a commit in common are not walked a second time. Authors are tallied as they come (a few hundred entries for
- * thousands of commits), and every string kept is a key of a Set or Map, so it is a flat copy and holds nothing of
- * the walk's output.
- */
-export class OwnWalkBuilder {
-  private keys = new Set<string>();
-  private records: string[] = [];
-  private times: number[] = [];
-  private tally = new Map<string, number>();
-  private last: string | null = null;
-  private count = 0;
-  private dropped = false;
-
-  /**
-   * `at`: author time (Unix seconds, as git prints it); the rest as git prints %ae, %s and %an; `commit`: its id,
-   * parents, root tree and committer time (%H, %P, %T, %ct), for a common line under other ids.
-   */
-  add(
-    at: string,
-    email: string,
-    subject: string,
-    name: string,
-    commit?: { id: string; parents: string[]; tree: string; time: number },
-  ): void {
-    if (this.dropped) return;
-    this.keys.add(`${at}\0${email}\0${subject}`);
-    if (commit) {
-      // One flat string a commit, read back by finish(): slices of the walk's output would hold each chunk of it.
-      const rec = flatCopy(walkRecord(commit, email, name, subject));
-      this.records.push(rec);
-      this.times.push(commit.time, Number(at));
-    }
-    const who = `${name}\0${email}`;
-    this.tally.set(who, (this.tally.get(who) ?? 0) + 1);
-    this.last = who;
-    this.count++;
-  }
-
-  /** Nothing more is kept: the histories share commits, and the topology reads them otherwise. */
-  drop(): void {
-    this.dropped = true;
-    this.keys = new Set();
-    this.records = [];
-    this.times = [];
-    this.tally = new Map();
-    this.last = null;
-  }
-
-  /** The walk as read; the founder when it held fewer than `max` commits (as `git log --max-count=max` would). */
-  finish(max: number): OwnWalk {
-    const person = (k: string): { name: string; email: string } => {
-      const cut = k.indexOf('\0');
-      return { name: k.slice(0, cut), email: k.slice(cut + 1) };
-    };
-    const authors = sortAuthors([...this.tally].map(([k, commits]) => ({ ...person(k), commits })));
-    return {
-      keys: this.keys,
-      authors: { authors, founder: this.count < max && this.last !== null ? person(this.last) : null },
-      commits: { records: this.records, times: this.times },
-    };
-  }
-}
-
-/**
- * Two histories without a commit id in common that hold the same commits under other ids: the same author time,
- * author e-mail and subject, which a rewrite keeps and two projects do not make by chance. typescript-eslint replayed
- * typescript-eslint-parser's history into packages/ (322 of its 334 commits); plug_cowboy was extracted from plug
- * with the history of its files (42). The same walks count each side's authors, for copyright attribution. The
- * history stage's walks are read when given (`walks`); otherwise git is asked.
- */
-async function ownHistories(
-  git: (args: string[]) => Promise<string>,
-  o: string,
-  t: string,
-  max: number,
-  walks?: Record<Side, OwnWalk>,
-): Promise<{ rewritten?: RewrittenHistory; authors: Record<Side, SideAuthors>; line: CommonLineFound | null }> {
-  // %ae and %an, not the mailmapped %aE and %aN: the pair view has no .mailmap (nor does it read a side's own, which
-  // would follow that side's HEAD, not the pinned commit), and the history stage's walks, on each side's repository, say
-  // the same.
-  const walk = async (head: string): Promise<OwnWalk> => {
-    const b = new OwnWalkBuilder();
-    const log = await git(['log', `--max-count=${max}`, '--format=%H %ct %T %P%x00%at%x00%ae%x00%s%x00%an', '--end-of-options', head]);
-    for (const l of log.split('\n')) {
-      if (!l) continue;
-      const [ids = '', at = '', email = ''] = l.split('\0', 3);
-      const [id = '', time = '0', tree = '', ...parents] = ids.split(' ');
-      const cut = l.lastIndexOf('\0');
-      const subject = l.slice(ids.length + at.length + email.length + 3, cut);
-      b.add(at, email, subject, l.slice(cut + 1), { id, parents: parents.filter(Boolean), tree, time: Number(time) });
-    }
-    return b.finish(max);
-  };
-  const [ow, tw] = walks ? [walks.origin, walks.target] : await Promise.all([walk(o), walk(t)]);
-  const authors = { origin: ow.authors, target: tw.authors };
-  // Commit after commit the same snapshot, or the same author, time and subject: a line both hold under other ids.
-  const line = commonLineOfWalks(ow.commits, tw.commits, { commits: REWRITTEN_MIN, share: REWRITTEN_SHARE });
-  let commits = 0;
-  let newest = 0;
-  for (const k of ow.keys)
-    if (tw.keys.has(k)) {
-      commits++;
-      newest = Math.max(newest, Number(k.slice(0, k.indexOf('\0'))));
-    }
-  if (commits < REWRITTEN_MIN || commits < REWRITTEN_SHARE * Math.min(ow.keys.size, tw.keys.size)) return { authors, line };
-  return { rewritten: { commits, origin: ow.keys.size, target: tw.keys.size, newest }, authors, line };
 }
 
 /**
@@ -373,129 +241,6 @@ function syncMerges(own: readonly OwnCommit[], otherMainline: ReadonlySet<string
   let n = 0;
   for (const c of own) if (c.parents.length > 1 && c.parents.slice(1).some((p) => !ids.has(p) && otherMainline.has(p))) n++;
   return n;
-}
-
-/** How long after the fork point a side's own commits are searched for the rename that made it a new project. */
-export const RENAME_WINDOW_S = 60 * 86_400;
-
-/**
- * When each name of the fork point first gave way to another on each side: the side's own commits up to
- * RENAME_WINDOW_S after the fork point that touch the files naming the project, oldest first, each such file read
- * until its name changes. A fork renames itself when it is made; an upstream that renames later is outside the
- * window. Bounded: only commits in the window, the files the fork point named the project in, and at most
- * MAX_RENAME_READS versions read a side.
- */
-async function renamesAfterFork(
-  view: PairView,
-  heads: { origin: string; target: string },
-  bases: string[],
-  fork: { commit: string; time: number },
-  forkNames: readonly NameRef[],
-  opts: { deadline: Deadline; signal?: AbortSignal },
-): Promise<{ origin: Rename[]; target: Rename[] }> {
-  const out: { origin: Rename[]; target: Rename[] } = { origin: [], target: [] };
-  const paths = [...new Set(forkNames.map((n) => n.path))].sort();
-  if (!paths.length) return out;
-  // The pair view holds both sides' objects; the caller's reader holds one side's only.
-  const reader = new BlobReader(view.gitDir);
-  try {
-    for (const side of ['origin', 'target'] as const) {
-      const log = (
-        await view.run(
-          [
-            'log',
-            '--reverse',
-            '--format=%x01%H %ct',
-            '--raw',
-            '--no-abbrev',
-            '--no-renames',
-            `--until=${fork.time + RENAME_WINDOW_S}`,
-            '--end-of-options',
-            heads[side],
-            ...bases.map((b) => `^${b}`),
-            '--',
-            ...paths,
-          ],
-          { signal: opts.signal, timeoutMs: opts.deadline.remainingMs(), maxOutputBytes: 16 * 1024 * 1024 },
-        )
-      ).toString('utf8');
-      const open = new Map(forkNames.map((n) => [n.key, n]));
-      let commit = '';
-      let time = 0;
-      let reads = 0;
-      for (const line of log.split('\n')) {
-        if (!open.size || reads >= MAX_RENAME_READS) break;
-        if (line.startsWith('\x01')) {
-          const sp = line.indexOf(' ');
-          commit = line.slice(1, sp);
-          time = Number(line.slice(sp + 1));
-          continue;
-        }
-        const tab = line.indexOf('\t');
-        if (!line.startsWith(':') || tab < 0) continue;
-        const path = line.slice(tab + 1);
-        const blob = line.slice(1, tab).split(' ')[3] ?? '';
-        const named = [...open.values()].filter((n) => n.path === path);
-        if (!HEX40.test(blob) || /^0+$/.test(blob) || !named.length) continue;
-        reads++;
-        const b = await reader.readBlob(blob, MAX_DOC_BYTES);
-        if (!b) continue;
-        const now = namesIn(path, b.toString('utf8'), blob, commit);
-        for (const f of named) {
-          const n = now.find((x) => x.key === f.key);
-          if (n && !sameName(n.name, f.name)) {
-            out[side].push({ key: f.key, kind: f.kind, from: f.name, to: n.name, commit, time, path });
-            open.delete(f.key);
-          }
-        }
-      }
-      opts.deadline.check();
-    }
-    return out;
-  } finally {
-    reader.close();
-  }
-}
-
-const MAX_RENAME_READS = 200;
-
-/** Names and declaration sentences in the root files of a commit (the fork point). */
-async function forkPointIdentity(
-  view: PairView,
-  commit: string,
-  opts: { deadline: Deadline; signal?: AbortSignal; reader?: BlobReader },
-): Promise<{ names: NameRef[]; sentences: string[] }> {
-  const out = (
-    await view.run(['ls-tree', '-z', '--full-tree', commit], {
-      signal: opts.signal,
-      timeoutMs: opts.deadline.remainingMs(),
-      maxOutputBytes: 16 * 1024 * 1024,
-    })
-  ).toString('utf8');
-  const files: { path: string; oid: string }[] = [];
-  for (const rec of out.split('\0')) {
-    const tab = rec.indexOf('\t');
-    if (tab < 0) continue;
-    const [mode = '', type = '', oid = ''] = rec.slice(0, tab).split(' ');
-    const path = rec.slice(tab + 1);
-    if (type === 'blob' && mode !== '120000' && (IDENTITY_FILE.test(path) || DOC_FILE.test(path))) files.push({ path, oid });
-  }
-  files.sort((a, b) => (a.path < b.path ? -1 : 1));
-  const reader = opts.reader ?? new BlobReader(view.gitDir);
-  try {
-    const names: NameRef[] = [];
-    const docs: string[] = [];
-    for (const f of files) {
-      const b = await reader.readBlob(f.oid, MAX_DOC_BYTES);
-      if (!b) continue;
-      const text = b.toString('utf8');
-      if (IDENTITY_FILE.test(f.path)) names.push(...namesIn(f.path, text, f.oid, commit));
-      if (DOC_FILE.test(f.path)) docs.push(text);
-    }
-    return { names, sentences: declarationSentences(docs) };
-  } finally {
-    if (!opts.reader) reader.close();
-  }
 }
 
 export type { AuthorCount };
