@@ -1,15 +1,8 @@
 // The common line of two walks without a commit id in common (lineage/common-line.ts): equivalent commits (the same
 // non-empty tree, or the same author time and subject with the same e-mail or name) count only in runs, each pair's
 // parents the previous pair.
-import {
-  commonLine,
-  commonLineOfWalks,
-  equivalent,
-  RUN_MIN,
-  walkRecord,
-  type WalkedCommit,
-  type WalkRecords,
-} from '../src/lineage/common-line';
+import { commonLine, equivalent, RUN_MIN, type WalkedCommit } from '../src/lineage/common-line';
+import { commonLineOfWalks, walkRecord, type WalkRecords } from '../src/lineage/walk-records';
 
 const MIN = { commits: 10, share: 0.05 };
 const EMPTY = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';

@@ -1,4 +1,4 @@
-import { directoryNames, pathNamesProject } from '../src/lineage/names';
+import { directoryNames, pathNamesProject } from '../src/lineage/directory-names';
 import type { NameRef } from '../src/types';
 
 const ref = (name: string, kind: NameRef['kind']): NameRef => ({

@@ -9,7 +9,7 @@ import { cmp } from './format';
 import { foundingCommits } from './founding';
 import { DatingCache, MaterialDater } from './history-layer';
 import { formerIdentities, madeUnderFormerIdentity, type FormerIdentity } from '../lineage/former-identity';
-import { directoryNames, pathNamesProject } from '../lineage/names';
+import { directoryNames, pathNamesProject } from '../lineage/directory-names';
 import type { SideData } from './side';
 
 /** A history of at most this many commits is a snapshot (a published package, an upload), not a project going on. */

@@ -2,7 +2,8 @@
 // subject), its authors and founder, and its records for a common line under other ids; and what the two walks
 // hold in common (a history rewritten apart, a common line).
 import type { RewrittenHistory, Side } from '../types';
-import { commonLineOfWalks, walkRecord, type CommonLineFound, type WalkRecords } from './common-line';
+import type { CommonLineFound } from './common-line';
+import { commonLineOfWalks, walkRecord, type WalkRecords } from './walk-records';
 import type { SideAuthors } from './licence';
 import { sortAuthors } from './maintainers';
 
