@@ -136,6 +136,11 @@ describe('declarations in prose', () => {
     expect(find('A modified version of the config file is written on save.', ['groupcache'])).toBeNull();
   });
 
+  it('takes "a portable version of X" as a port of X', () => {
+    expect(find("# OpenDoas: a portable version of OpenBSD's `doas` command", ['doas'])).toBe('doas');
+    expect(find('A portable version of the parser is on the roadmap.', ['doas'])).toBeNull();
+  });
+
   it('reads the ways forks of 2024-2026 word it', () => {
     expect(find('Streamlink was forked in 2016 from the abandoned <em>Livestreamer</em> project.', ['livestreamer'])).toBe('livestreamer');
     expect(find('Niquests is a highly improved HTTP client that is based (forked) on Requests.', ['requests'])).toBe('requests');

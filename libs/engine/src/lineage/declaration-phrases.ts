@@ -28,7 +28,8 @@ export const TRIGGER = phrases([
   'port\\s+of',
   // "Ported from `classnames` for compatibility checks." (clsx's test/classnames.js)
   'ported\\s+from',
-  '(?:maintained|patched|modernized|updated|improved|extended|modified)\\s+version\\s+of',
+  // "OpenDoas: a portable version of OpenBSD's doas command": a portable version is a port
+  '(?:maintained|patched|modernized|updated|improved|extended|modified|portable)\\s+version\\s+of',
   // "Originating from the JSLint project in 2010, JSHint …", "This project originates from Google's golang/mock repo"
   'originat(?:es?|ed|ing)\\s+(?:from|as)',
   // "Our HTTP parser is inherited from Mongrel" (puma)

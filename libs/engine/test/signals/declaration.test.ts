@@ -299,6 +299,20 @@ describe('a declaration naming a name the other side carried, without shared his
     expect(out.commonUpstream).toBeNull();
   });
 
+  it('points at a third project when the other side declares descent from the name it carries itself', () => {
+    // aperezdc/signify, "a portable version of the OpenBSD signify command", against signify-osx, "a macOS port of
+    // OpenBSD's signify": the name is the origin's own, and the origin says it was made from a project of that name.
+    const signify = side('signify', [], '# signify\n\nThis is a portable version of the OpenBSD `signify` command.\n');
+    const osx = side('signify-osx', [], "# signify-osx\n\nA macOS port of OpenBSD's `signify` utility.\n");
+    const out = lineageSignals(EMPTY_TOPOLOGY(), { origin: signify, target: osx }, { origin: 0, target: 0 });
+    expect(out.declaration).toBeNull();
+    expect(out.commonUpstream).toBe('signify');
+    const alone = side('signify', [], '# signify\n\nSign and verify files.\n');
+    const declared = lineageSignals(EMPTY_TOPOLOGY(), { origin: alone, target: osx }, { origin: 0, target: 0 });
+    expect(declared.declaration).toEqual({ by: 'target', specific: true });
+    expect(declared.commonUpstream).toBeNull();
+  });
+
   it('still points at the other side when that side says it is the project renamed', () => {
     const out = run('# node-build\n\nInstall Node.js versions. Formerly known as ruby-build.\n');
     expect(out.declaration).toEqual({ by: 'target', specific: false });

@@ -119,7 +119,9 @@ export function declaration(r: ReadingContext, by: Side, f: Found, earlier: Earl
   const shared = r.shared;
   // Commits held under other ids are history in common, and tell more than the prose: saphyr, "based on a fork of
   // chyh1990's yaml-rust", holds yaml-rust2's own commits rewritten.
-  const also = !shared && !r.topo.rewritten && !specific && !repository ? alsoDeclares(r, other(by), found.name) : null;
+  // A name the other side still carries counts too: a side that declares descent from its own name ("a portable
+  // version of OpenBSD's signify", from a project called signify) says it is a second project made from it.
+  const also = !shared && !r.topo.rewritten && !repository ? alsoDeclares(r, other(by), found.name) : null;
   // The side that kept more of the shared project's names (IDENTITY) and cites one of them speaks of itself
   // (postman-request, which kept only the README title "Request", still declares descent from request's package).
   const self = earlier.identityWeight[by] > earlier.identityWeight[other(by)] && r.view[by].current.has(found.name) && !specific;
