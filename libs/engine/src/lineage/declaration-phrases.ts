@@ -5,6 +5,14 @@
 /** One global regular expression matching any of `alternatives` as whole words. */
 const phrases = (alternatives: readonly string[]): RegExp => new RegExp(alternatives.map((t) => `\\b${t}(?![A-Za-z0-9])`).join('|'), 'gi');
 
+const VERSION_OF = '(?:maintained|patched|modernized|updated|improved|extended|modified|portable)\\s+version\\s+of';
+/**
+ * The triggers by which a project says it is a port or a version of a project of its own name ("a portable version of
+ * the OpenBSD signify command", in signify): a second project made from that one. A successor, a continuation or a
+ * fork named after oneself speaks of another project ("I released the successor to Jedi", in Jedi's README).
+ */
+export const PORT_TRIGGER = phrases(['port\\s+of', 'ported\\s+from', VERSION_OF]);
+
 export const TRIGGER = phrases([
   // "This is a fork and split of the original ghodss/yaml repository" (invopop/yaml)
   '(?:hard|soft|friendly|community|maintained|community[- ]maintained|actively[- ]maintained|blessed|official)?\\s*fork(?:ed)?(?:\\s+and\\s+(?:split|rewrite|continuation|extension|port))?\\s+(?:of|from|off)',
@@ -29,7 +37,7 @@ export const TRIGGER = phrases([
   // "Ported from `classnames` for compatibility checks." (clsx's test/classnames.js)
   'ported\\s+from',
   // "OpenDoas: a portable version of OpenBSD's doas command": a portable version is a port
-  '(?:maintained|patched|modernized|updated|improved|extended|modified|portable)\\s+version\\s+of',
+  VERSION_OF,
   // "Originating from the JSLint project in 2010, JSHint …", "This project originates from Google's golang/mock repo"
   'originat(?:es?|ed|ing)\\s+(?:from|as)',
   // "Our HTTP parser is inherited from Mongrel" (puma)

@@ -3,7 +3,15 @@
 // a trigger phrase, then a name within the next few words of the same sentence.
 import { EMPHASIS_UNDERSCORES, hostedRepo, lineOf } from './names';
 
-import { CODE_TRIGGER, MAX_WORDS_AFTER, MAX_WORDS_AFTER_IN_CODE, MAX_WORDS_SUCCESSOR, SUCCESSOR, TRIGGER } from './declaration-phrases';
+import {
+  CODE_TRIGGER,
+  MAX_WORDS_AFTER,
+  MAX_WORDS_AFTER_IN_CODE,
+  MAX_WORDS_SUCCESSOR,
+  PORT_TRIGGER,
+  SUCCESSOR,
+  TRIGGER,
+} from './declaration-phrases';
 
 const TOKEN = /[@A-Za-z0-9][A-Za-z0-9@/._:+-]*[A-Za-z0-9]|[A-Za-z0-9]/g;
 
@@ -121,6 +129,16 @@ export function findDeclaration(
   inherited: ReadonlySet<string> = new Set(),
 ): Declaration | null {
   return find(TRIGGER, MAX_WORDS_AFTER, docs, names, own, inherited, true);
+}
+
+/** The first sentence in `docs` that says the project is a port or a version of one of `names` (see PORT_TRIGGER). */
+export function findPortOf(
+  docs: readonly { path: string; text: string }[],
+  names: ReadonlySet<string>,
+  own: ReadonlySet<string>,
+  inherited: ReadonlySet<string> = new Set(),
+): Declaration | null {
+  return find(PORT_TRIGGER, MAX_WORDS_AFTER, docs, names, own, inherited, true);
 }
 
 /**

@@ -307,6 +307,13 @@ describe('a declaration naming a name the other side carried, without shared his
     const out = lineageSignals(EMPTY_TOPOLOGY(), { origin: signify, target: osx }, { origin: 0, target: 0 });
     expect(out.declaration).toBeNull();
     expect(out.commonUpstream).toBe('signify');
+    // Only a port or a version of its own name makes a side a second project: Jedi's README announcing "the successor
+    // to Jedi" (another project of its author's) leaves parso, "pulled out of jedi", declaring descent from Jedi.
+    const jedi = side('jedi', [], '# Jedi\n\nI released the successor to Jedi: Zuban.\n');
+    const parso = side('parso', [], '# parso\n\nParso has been battle-tested by jedi. It was pulled out of jedi to be useful.\n');
+    const pulled = lineageSignals(EMPTY_TOPOLOGY(), { origin: jedi, target: parso }, { origin: 0, target: 0 });
+    expect(pulled.declaration).toEqual({ by: 'target', specific: true });
+    expect(pulled.commonUpstream).toBeNull();
     const alone = side('signify', [], '# signify\n\nSign and verify files.\n');
     const declared = lineageSignals(EMPTY_TOPOLOGY(), { origin: alone, target: osx }, { origin: 0, target: 0 });
     expect(declared.declaration).toEqual({ by: 'target', specific: true });
