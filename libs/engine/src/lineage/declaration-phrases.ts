@@ -7,13 +7,12 @@ const phrases = (alternatives: readonly string[]): RegExp => new RegExp(alternat
 
 const VERSION_OF = '(?:maintained|patched|modernized|updated|improved|extended|modified|portable)\\s+version\\s+of';
 /**
- * The triggers by which a project says it is a port or a version of a project of its own name ("a portable version of
- * the OpenBSD signify command", in signify): a second project made from that one. A successor, a continuation or a
- * fork named after oneself speaks of another project ("I released the successor to Jedi", in Jedi's README).
+ * The triggers by which a project says another project went on from the one named: naming the speaker's own name
+ * they speak of a later project ("I released the successor to Jedi", in Jedi's README), not of the speaker's origin.
  */
-export const PORT_TRIGGER = phrases(['port\\s+of', 'ported\\s+from', VERSION_OF]);
+const LATER = ['continuation\\s+of', 'successor\\s+(?:to|of)', 'descendant\\s+of', 'spin-?off\\s+(?:of|from)'];
 
-export const TRIGGER = phrases([
+const DESCENT = [
   // "This is a fork and split of the original ghodss/yaml repository" (invopop/yaml)
   '(?:hard|soft|friendly|community|maintained|community[- ]maintained|actively[- ]maintained|blessed|official)?\\s*fork(?:ed)?(?:\\s+and\\s+(?:split|rewrite|continuation|extension|port))?\\s+(?:of|from|off)',
   // "forked in 2016 from the abandoned Livestreamer project" (streamlink)
@@ -46,7 +45,14 @@ export const TRIGGER = phrases([
   '(?:pulled|split|spun|carved)\\s+out\\s+(?:of|from)',
   'split\\s+(?:off\\s+)?from',
   'extracted\\s+from',
-]);
+];
+export const TRIGGER = phrases(DESCENT);
+/**
+ * The triggers by which a project says it descends from a project of its own name ("a portable version of the OpenBSD
+ * signify command", in signify; "importing all changes from the upstream OpenBSD mg repository", in a portable mg): a
+ * second project made from that one. Those of LATER are left out.
+ */
+export const OWN_NAME_TRIGGER = phrases(DESCENT.filter((t) => !LATER.includes(t)));
 /**
  * The triggers read in code comments (SideLineageInput's codeComments): only those that say the code itself came from
  * somewhere. "Based on" is left out: comments use it for everything ("returns a UUID based on the MD5 hash of the

@@ -8,7 +8,7 @@ import {
   MAX_WORDS_AFTER,
   MAX_WORDS_AFTER_IN_CODE,
   MAX_WORDS_SUCCESSOR,
-  PORT_TRIGGER,
+  OWN_NAME_TRIGGER,
   SUCCESSOR,
   TRIGGER,
 } from './declaration-phrases';
@@ -131,14 +131,14 @@ export function findDeclaration(
   return find(TRIGGER, MAX_WORDS_AFTER, docs, names, own, inherited, true);
 }
 
-/** The first sentence in `docs` that says the project is a port or a version of one of `names` (see PORT_TRIGGER). */
-export function findPortOf(
+/** The first sentence in `docs` that says the project is a port or a version of one of `names` (see OWN_NAME_TRIGGER). */
+export function findDescentFromOwnName(
   docs: readonly { path: string; text: string }[],
   names: ReadonlySet<string>,
   own: ReadonlySet<string>,
   inherited: ReadonlySet<string> = new Set(),
 ): Declaration | null {
-  return find(PORT_TRIGGER, MAX_WORDS_AFTER, docs, names, own, inherited, true);
+  return find(OWN_NAME_TRIGGER, MAX_WORDS_AFTER, docs, names, own, inherited, true);
 }
 
 /**

@@ -314,6 +314,10 @@ describe('a declaration naming a name the other side carried, without shared his
     const pulled = lineageSignals(EMPTY_TOPOLOGY(), { origin: jedi, target: parso }, { origin: 0, target: 0 });
     expect(pulled.declaration).toEqual({ by: 'target', specific: true });
     expect(pulled.commonUpstream).toBeNull();
+    // A portable mg that imports "all changes from the upstream OpenBSD mg repository" says where it came from too.
+    const hboetes = side('mg', [], '# mg\n\nI just maintain the port, importing all changes from the upstream OpenBSD mg repository.\n');
+    const ibara = side('mg-portable', [], '# mg-portable\n\nThis is a portable version of the Mg editor from OpenBSD.\n');
+    expect(lineageSignals(EMPTY_TOPOLOGY(), { origin: hboetes, target: ibara }, { origin: 0, target: 0 }).commonUpstream).toBe('mg');
     const alone = side('signify', [], '# signify\n\nSign and verify files.\n');
     const declared = lineageSignals(EMPTY_TOPOLOGY(), { origin: alone, target: osx }, { origin: 0, target: 0 });
     expect(declared.declaration).toEqual({ by: 'target', specific: true });

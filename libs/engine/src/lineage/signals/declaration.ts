@@ -4,7 +4,7 @@
 // declaration names no side: siblings (both declare the shared project), a common upstream (without shared history,
 // both declare a name the other carried), and a project's own names (they never declare anything).
 import type { Side } from '../../types';
-import { type Declaration, declaresAnother, findDeclaration, findDenial, findPortOf } from '../declarations';
+import { type Declaration, declaresAnother, findDeclaration, findDenial, findDescentFromOwnName } from '../declarations';
 import { urlNames } from '../names';
 import { type Findings, item, other } from './context';
 import { type ReadingContext, at, ownNames } from './reading';
@@ -98,8 +98,8 @@ export function historyAgrees(history: readonly Findings[]): boolean {
  */
 function alsoDeclares(r: ReadingContext, s: Side, name: string): Declaration | null {
   const own = new Set([...r.view[s].current].filter((n) => n !== name));
-  // A name the side carries now counts only as a port or a version of it: a second project of the same name.
-  const find = r.view[s].current.has(name) ? findPortOf : findDeclaration;
+  // A name the side carries now counts only as where it came from, not as a project that went on from it.
+  const find = r.view[s].current.has(name) ? findDescentFromOwnName : findDeclaration;
   const d = find(r.sides[s].docs, new Set([name]), own, r.view[other(s)].inherited);
   return d && declaresAnother(d) ? d : null;
 }
@@ -117,8 +117,8 @@ export function declaration(r: ReadingContext, by: Side, f: Found, earlier: Earl
   const shared = r.shared;
   // Commits held under other ids are history in common, and tell more than the prose: saphyr, "based on a fork of
   // chyh1990's yaml-rust", holds yaml-rust2's own commits rewritten.
-  // A name the other side still carries counts too: a side that says it is a port or a version of a project of its own
-  // name ("a portable version of the OpenBSD signify command", in signify) is a second project made from it.
+  // A name the other side still carries counts too: a side that says it descends from a project of its own name ("a
+  // portable version of the OpenBSD signify command", in signify) is a second project made from it.
   const also = !shared && !r.topo.rewritten && !repository ? alsoDeclares(r, other(by), found.name) : null;
   // The side that kept more of the shared project's names (IDENTITY) and cites one of them speaks of itself
   // (postman-request, which kept only the README title "Request", still declares descent from request's package).
