@@ -29,8 +29,6 @@ import { topology } from '../lineage/topology';
 
 export type { SideData } from './side';
 export { importedHistory } from './imported';
-export { mostlyFromElsewhere } from './dating';
-export { nestedDocs } from './side-reads';
 
 /** Fragments dated (the largest first): dating reads old versions, the costliest step. */
 const MAX_DATED_FRAGMENTS = 60;
@@ -144,10 +142,15 @@ export async function compare(
   for (const r of [structure, tests, language, deps]) evidence.push(...r.items.slice(0, MAX_ITEMS_PER_LAYER));
   const chronology: ChronologyFact[] = walkFacts({ origin: origin.history, target: target.history });
 
+  // Each side's root READMEs and licences, read by both kinds of signal.
+  const roots = {
+    origin: { docs: docsOf(o), licences: licencesOf(o) },
+    target: { docs: docsOf(t), licences: licencesOf(t) },
+  };
   const sideInput = (s: SideData, fp: Fingerprints, side: Side): SideLineageInput => ({
     url: s.repo.url,
     names: s.history.names ?? NO_NAMES,
-    docs: docsOf(fp),
+    docs: roots[side].docs,
     nestedDocs: nested[side],
     codeComments: commentsIn(fp, matched[side]),
   });
@@ -161,10 +164,9 @@ export async function compare(
   chronology.push(...hist.chronology, ...lin.chronology.filter((c) => !(hist.forkPointPerSide && c.kind === 'FORK_POINT')));
 
   const apartSide = (s: SideData, fp: Fingerprints, side: Side): ApartSide => ({
-    licences: licencesOf(fp),
-    docs: docsOf(fp),
+    ...roots[side],
     ownNames: [...urlNames(s.repo.url), ...selfNames(s.history)],
-    embedded: embedded ? { ...embedded[side], code: fp.files, licences: licencesOf(fp), authors: authors![side] } : null,
+    embedded: embedded ? { ...embedded[side], code: fp.files, licences: roots[side].licences, authors: authors![side] } : null,
     bulk: dated.bulk[side],
   });
   const apart = apartSignals({ origin: apartSide(origin, o, 'origin'), target: apartSide(target, t, 'target') }, shared, authors);

@@ -5,7 +5,6 @@
 /** One global regular expression matching any of `alternatives` as whole words. */
 const phrases = (alternatives: readonly string[]): RegExp => new RegExp(alternatives.map((t) => `\\b${t}(?![A-Za-z0-9])`).join('|'), 'gi');
 
-const VERSION_OF = '(?:maintained|patched|modernized|updated|improved|extended|modified|portable)\\s+version\\s+of';
 /**
  * The triggers by which a project says another project went on from the one named: naming the speaker's own name
  * they speak of a later project ("I released the successor to Jedi", in Jedi's README), not of the speaker's origin.
@@ -22,10 +21,7 @@ const DESCENT = [
   // "It is built on earlier work on LevelDB": building on a project's work, not on a platform ("built on Node.js")
   '(?:built|builds|building)\\s+(?:up)?on\\s+(?:the\\s+)?(?:earlier|previous|prior|original)\\s+work\\s+(?:on|of|by|from|in)',
   'derived\\s+from',
-  'continuation\\s+of',
-  'successor\\s+(?:to|of)',
-  'descendant\\s+of',
-  'spin-?off\\s+(?:of|from)',
+  ...LATER,
   'cloned?\\s+(?:of|from)',
   'originally\\s+(?:forked\\s+from|based\\s+on|derived\\s+from|from|part\\s+of|known\\s+as|called|named|released\\s+as)',
   'formerly(?:\\s+known\\s+as|\\s+called)?',
@@ -36,7 +32,7 @@ const DESCENT = [
   // "Ported from `classnames` for compatibility checks." (clsx's test/classnames.js)
   'ported\\s+from',
   // "OpenDoas: a portable version of OpenBSD's doas command": a portable version is a port
-  VERSION_OF,
+  '(?:maintained|patched|modernized|updated|improved|extended|modified|portable)\\s+version\\s+of',
   // "Originating from the JSLint project in 2010, JSHint …", "This project originates from Google's golang/mock repo"
   'originat(?:es?|ed|ing)\\s+(?:from|as)',
   // "Our HTTP parser is inherited from Mongrel" (puma)

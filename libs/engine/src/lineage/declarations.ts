@@ -2,16 +2,7 @@
 // `request` module", "a continuation of harthur/brain", "formerly known as X"):
 // a trigger phrase, then a name within the next few words of the same sentence.
 import { EMPHASIS_UNDERSCORES, hostedRepo, lineOf } from './names';
-
-import {
-  CODE_TRIGGER,
-  MAX_WORDS_AFTER,
-  MAX_WORDS_AFTER_IN_CODE,
-  MAX_WORDS_SUCCESSOR,
-  OWN_NAME_TRIGGER,
-  SUCCESSOR,
-  TRIGGER,
-} from './declaration-phrases';
+import { CODE_TRIGGER, MAX_WORDS_AFTER, MAX_WORDS_AFTER_IN_CODE, MAX_WORDS_SUCCESSOR, SUCCESSOR, TRIGGER } from './declaration-phrases';
 
 const TOKEN = /[@A-Za-z0-9][A-Za-z0-9@/._:+-]*[A-Za-z0-9]|[A-Za-z0-9]/g;
 
@@ -127,18 +118,10 @@ export function findDeclaration(
   names: ReadonlySet<string>,
   own: ReadonlySet<string>,
   inherited: ReadonlySet<string> = new Set(),
+  /** the phrases read: TRIGGER, or a subset of it (OWN_NAME_TRIGGER) */
+  triggers: RegExp = TRIGGER,
 ): Declaration | null {
-  return find(TRIGGER, MAX_WORDS_AFTER, docs, names, own, inherited, true);
-}
-
-/** The first sentence in `docs` that says the project is a port or a version of one of `names` (see OWN_NAME_TRIGGER). */
-export function findDescentFromOwnName(
-  docs: readonly { path: string; text: string }[],
-  names: ReadonlySet<string>,
-  own: ReadonlySet<string>,
-  inherited: ReadonlySet<string> = new Set(),
-): Declaration | null {
-  return find(OWN_NAME_TRIGGER, MAX_WORDS_AFTER, docs, names, own, inherited, true);
+  return find(triggers, MAX_WORDS_AFTER, docs, names, own, inherited, true);
 }
 
 /**

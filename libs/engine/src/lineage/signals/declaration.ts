@@ -4,7 +4,8 @@
 // declaration names no side: siblings (both declare the shared project), a common upstream (without shared history,
 // both declare a name the other carried), and a project's own names (they never declare anything).
 import type { Side } from '../../types';
-import { type Declaration, declaresAnother, findDeclaration, findDenial, findDescentFromOwnName } from '../declarations';
+import { OWN_NAME_TRIGGER } from '../declaration-phrases';
+import { type Declaration, declaresAnother, findDeclaration, findDenial } from '../declarations';
 import { urlNames } from '../names';
 import { type Findings, item, other } from './context';
 import { type ReadingContext, at, ownNames } from './reading';
@@ -99,8 +100,8 @@ export function historyAgrees(history: readonly Findings[]): boolean {
 function alsoDeclares(r: ReadingContext, s: Side, name: string): Declaration | null {
   const own = new Set([...r.view[s].current].filter((n) => n !== name));
   // A name the side carries now counts only as where it came from, not as a project that went on from it.
-  const find = r.view[s].current.has(name) ? findDescentFromOwnName : findDeclaration;
-  const d = find(r.sides[s].docs, new Set([name]), own, r.view[other(s)].inherited);
+  const triggers = r.view[s].current.has(name) ? OWN_NAME_TRIGGER : undefined;
+  const d = findDeclaration(r.sides[s].docs, new Set([name]), own, r.view[other(s)].inherited, triggers);
   return d && declaresAnother(d) ? d : null;
 }
 
