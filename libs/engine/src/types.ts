@@ -269,6 +269,11 @@ export interface RewrittenHistory {
   target: number;
   /** author time of the newest such commit, Unix seconds */
   newest: number;
+  /**
+   * What the two sides' copies of the newest of them changed (lineage/slices.ts): the same content (a copy), or each
+   * its own part (two slices of one history). Absent in manifests of engines before 0.7.9.
+   */
+  content?: { compared: number; shared: number; changed: number };
 }
 
 export interface Rename {
@@ -368,6 +373,8 @@ export interface Comparison {
   thirdParty?: string;
   /** without shared commit ids: how many commits both histories hold under other ids (Topology's `rewritten`), when enough to be a rewritten history */
   rewritten?: number;
+  /** without a common line: the commits held under other ids changed different content on each side (lineage/slices.ts): two slices of one history */
+  rewrittenSlices?: boolean;
   /** without shared commit ids: the side whose licence names the other side's principal author as a copyright holder, or whose matched files add its own notice under one both keep (the manifest's COPYRIGHT_ATTRIBUTION items); absent when the two disagree */
   attributedBy?: Side;
   /** without shared commit ids: the side that points at the other as where the project went on (the manifest's SUCCESSOR_NAMED item), when only one does */

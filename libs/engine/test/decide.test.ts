@@ -269,6 +269,23 @@ describe('a history rewritten apart (commits both hold under other ids, no id in
     expect(d.verdict).toBe('SHARED_UPSTREAM');
     expect(d.direction).toBe('NONE');
   });
+
+  it("is a shared upstream when each side's copies of those commits changed different content: two slices of one history", () => {
+    // jupyter/notebook × jupyter/qtconsole at engine 0.7.8: 160 commits of IPython under other ids, 55 of 62 matched
+    // fingerprints first in qtconsole; at 0.7.9 the two sides' copies of them share 50 of 248 blobs written.
+    const split = comparison({ CODE: '0.0200', HISTORY: '0.9000' }, { originFirstWeight: 7, targetFirstWeight: 55 });
+    expect(decide({ ...split, rewritten: 160 })).toMatchObject({ verdict: 'LIKELY_DERIVED', direction: 'TARGET_TO_ORIGIN' });
+    const d = decide({ ...split, rewritten: 160, rewrittenSlices: true });
+    expect(d).toMatchObject({ verdict: 'SHARED_UPSTREAM', direction: 'NONE' });
+    expect(d.alternatives.find((a) => a.verdict === 'SHARED_UPSTREAM')?.reason).toMatch(/two slices of one history/);
+    // Code that supports a relation with corroboration is the third project's too.
+    const corroborated = comparison(
+      { CODE: '0.2500', HISTORY: '0.9000', STRUCTURE: '0.4000', LANGUAGE: '0.5000' },
+      { targetContainment: '0.2500', originContainment: '0.2500', originFirstWeight: 0, targetFirstWeight: 80 },
+    );
+    expect(decide({ ...corroborated, rewritten: 13 }).verdict).toMatch(/DERIVED$/);
+    expect(decide({ ...corroborated, rewritten: 13, rewrittenSlices: true })).toMatchObject({ verdict: 'SHARED_UPSTREAM', direction: 'NONE' });
+  });
 });
 
 describe("a licence that keeps the other side's author's copyright notice (no shared history)", () => {

@@ -3,6 +3,7 @@
 // commit), or as a history rewritten apart; and the layer's score from how much of the smaller history they are.
 import type { ChronologyFact, EvidenceItem, Topology } from '../types';
 import { commonLineHow } from '../lineage/common-line';
+import { slicesApart, type SliceContent } from '../lineage/slices';
 import { dec, isoTime } from './format';
 
 /** A side's history held in common scores from HISTORY_FLOOR up, reaching 1 when all of the smaller history is. */
@@ -68,7 +69,7 @@ export function historyFacts(topo: Topology, walked: { origin: number; target: n
   if (r) {
     const score = held(r.commits, r);
     out.score = Math.max(out.score, score);
-    const detail = `${r.commits} commits are in both histories under other ids (the same author time, author e-mail and subject; the newest authored ${isoTime(r.newest)}): a history rewritten from the other's, or from a common one: common ancestry; the origin's walk has ${r.origin} commits, the target's ${r.target}`;
+    const detail = `${r.commits} commits are in both histories under other ids (the same author time, author e-mail and subject; the newest authored ${isoTime(r.newest)}): a history rewritten from the other's, or from a common one: common ancestry; the origin's walk has ${r.origin} commits, the target's ${r.target}${r.content ? sliceWords(r.content) : ''}`;
     out.evidence.push(item('REWRITTEN_COMMITS', score, detail));
     out.chronology.push({ kind: 'REWRITTEN_COMMITS', side: 'both', time: String(r.newest), commit: null, detail });
   }
@@ -77,4 +78,11 @@ export function historyFacts(topo: Topology, walked: { origin: number; target: n
 
 function item(kind: string, score: number, detail: string): EvidenceItem {
   return { id: '', layer: 'HISTORY', kind, strength: 'STRONG', score: dec(score), origin: null, target: null, detail };
+}
+
+/** What the two sides' copies of the commits held under other ids changed, in words (lineage/slices.ts). */
+function sliceWords(s: SliceContent): string {
+  if (!s.compared) return '';
+  const share = `of the newest ${s.compared} that changed content on both sides, ${s.shared} of ${s.changed} blobs written (the smaller side's) are the same`;
+  return slicesApart(s) ? `; ${share}: each side kept its own part of the same commits, two slices of one history` : `; ${share}`;
 }

@@ -26,6 +26,7 @@ import { LICENCE_FILE } from '../lineage/licence';
 import { DOC_FILE, urlNames } from '../lineage/names';
 import { lineageSignals, type SideLineageInput } from '../lineage/signals/index';
 import { topology } from '../lineage/topology';
+import { slicesApart } from '../lineage/slices';
 
 export type { SideData } from './side';
 export { importedHistory } from './imported';
@@ -225,6 +226,7 @@ export async function compare(
     ...(apart.thirdParty ? { thirdParty: apart.thirdParty } : {}),
     // A common line whose signals name no original is decided as commits held under other ids (decide.ts): by the dated material.
     ...(line ? { rewritten: line.commits } : !shared && topo.rewritten ? { rewritten: topo.rewritten.commits } : {}),
+    ...(!line && !shared && slicesApart(topo.rewritten?.content) ? { rewrittenSlices: true } : {}),
     ...(apart.attributedBy ? { attributedBy: apart.attributedBy } : {}),
     ...(!shared && lin.successorNamedBy ? { successorNamedBy: lin.successorNamedBy } : {}),
     ...(lin.declaredInCodeBy ? { declaredInCodeBy: lin.declaredInCodeBy } : {}),

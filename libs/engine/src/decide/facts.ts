@@ -46,6 +46,8 @@ export interface UnsharedFacts {
   shared: boolean;
   /** no id in common, but commits both hold under other ids (compare's REWRITTEN_COMMITS): common ancestry all the same */
   rewritten: boolean;
+  /** rewritten, and each side's copies of those commits changed different content: two slices of one history (lineage/slices.ts) */
+  slices: boolean;
   declared: boolean;
   corroborated: boolean;
   claimOnly: boolean;
@@ -55,6 +57,7 @@ export interface UnsharedFacts {
   fromTemplate: boolean;
   fromThirdParty: boolean;
   fromDeclared: boolean;
+  fromSlices: boolean;
   /** derivable, but nothing says who had the material first (see `unsharedFacts`) */
   undirected: boolean;
   commonSource: boolean;
@@ -97,6 +100,7 @@ export function unsharedFacts(c: Comparison): UnsharedFacts {
   const chronoDir = chronology(c);
   const shared = m.sharedCommits > 0;
   const rewritten = !shared && (c.rewritten ?? 0) > 0;
+  const slices = rewritten && c.rewrittenSlices === true;
   const declared = m.declaredUpstream;
   const corroborated = shared || rewritten || code >= DECLARATION_CODE_FLOOR;
   const derivedSide = chronoDir === 'TARGET_TO_ORIGIN' ? oContain : chronoDir === 'ORIGIN_TO_TARGET' ? tContain : code;
@@ -117,6 +121,9 @@ export function unsharedFacts(c: Comparison): UnsharedFacts {
   const fromTemplate = derivable && !declared && Boolean(c.template);
   const fromThirdParty = derivable && !declared && Boolean(c.thirdParty);
   const fromDeclared = derivable && !declared && Boolean(c.commonUpstream);
+  // Two slices of one history (lineage/slices.ts): each side kept its own part of a third project's commits, so the
+  // code both hold is that project's, and who had it first names no copier.
+  const fromSlices = derivable && !declared && slices;
   // A derivation says who took from whom. Code in common that nothing dates one way (neither side had the material
   // first by CHRONOLOGY_RATIO, or every first appearance was left uncounted) and that neither side declares is common
   // material whose source the two repositories do not show: two portable mg's, each an import of OpenBSD's, hold the
@@ -138,6 +145,7 @@ export function unsharedFacts(c: Comparison): UnsharedFacts {
     chronoDir,
     shared,
     rewritten,
+    slices,
     declared,
     corroborated,
     claimOnly: declared && !corroborated,
@@ -147,7 +155,8 @@ export function unsharedFacts(c: Comparison): UnsharedFacts {
     fromTemplate,
     fromThirdParty,
     fromDeclared,
+    fromSlices,
     undirected,
-    commonSource: exchanged || fromTemplate || fromThirdParty || fromDeclared || undirected,
+    commonSource: exchanged || fromTemplate || fromThirdParty || fromDeclared || fromSlices || undirected,
   };
 }

@@ -51,7 +51,7 @@ export interface Rule {
 
 const proven = (f: UnsharedFacts): number => SCORE.PROVEN + SCORE.PER_LAYER * Math.min(SCORE.MAX_LAYERS, f.corr);
 const commonSourceCap = (f: UnsharedFacts): number =>
-  f.fromTemplate || f.fromThirdParty || f.fromDeclared || f.undirected ? SCORE.COMMON_SOURCE_CAP : 0;
+  f.fromTemplate || f.fromThirdParty || f.fromDeclared || f.fromSlices || f.undirected ? SCORE.COMMON_SOURCE_CAP : 0;
 
 export const UNSHARED_RULES: Rule[] = [
   {
@@ -75,14 +75,16 @@ export const UNSHARED_RULES: Rule[] = [
         : f.commonSource
           ? proven(f)
           : f.rewritten && !f.declared
-            ? f.chronoDir === 'NONE'
+            ? f.chronoDir === 'NONE' || f.slices
               ? SCORE.REWRITTEN_UNDIRECTED
               : SCORE.REWRITTEN_DIRECTED
             : 0,
-    reason: ({ c, m, shared, rewritten, commonSource, chronoDir, fromTemplate, fromThirdParty, fromDeclared, exchanged }) =>
+    reason: ({ c, m, shared, rewritten, slices, commonSource, chronoDir, fromTemplate, fromThirdParty, fromDeclared, exchanged }) =>
       shared
         ? `${m.sharedCommits} commits appear in both histories`
-        : rewritten && !fromTemplate && !fromThirdParty && !fromDeclared && !exchanged
+        : slices && !fromTemplate && !fromThirdParty && !fromDeclared
+          ? `${c.rewritten} commits are in both histories under other ids, and each side's copies of them changed different content: two slices of one history, neither taken from the other`
+          : rewritten && !fromTemplate && !fromThirdParty && !fromDeclared && !exchanged
           ? `${c.rewritten} commits are in both histories under other ids${chronoDir === 'NONE' ? ', and the dated material does not tell which side had it first' : ''}`
           : fromTemplate
             ? `both were generated from ${c.template}, and the matched material came with each side's first files: the template's, not one side's copy of the other`

@@ -6,6 +6,7 @@ import type { CommonLineFound } from './common-line';
 import { commonLineOfWalks, walkRecord, type WalkRecords } from './walk-records';
 import type { SideAuthors } from './licence';
 import { sortAuthors } from './maintainers';
+import { blobsWritten, DIFF_TREE_ARGS, matchedCommits, sliceContent } from './slices';
 
 /**
  * Commits held under other ids that make a rewritten history rather than chance: at least this many, (the same for a
@@ -103,7 +104,7 @@ export class OwnWalkBuilder {
  * history stage's walks are read when given (`walks`); otherwise git is asked.
  */
 export async function ownHistories(
-  git: (args: string[]) => Promise<string>,
+  git: (args: string[], maxOutputBytes?: number, input?: string) => Promise<string>,
   o: string,
   t: string,
   max: number,
@@ -129,13 +130,20 @@ export async function ownHistories(
   const authors = { origin: ow.authors, target: tw.authors };
   // Commit after commit the same snapshot, or the same author, time and subject: a line both hold under other ids.
   const line = commonLineOfWalks(ow.commits, tw.commits, { commits: REWRITTEN_MIN, share: REWRITTEN_SHARE });
-  let commits = 0;
+  const matched = new Set<string>();
   let newest = 0;
   for (const k of ow.keys)
     if (tw.keys.has(k)) {
-      commits++;
+      matched.add(k);
       newest = Math.max(newest, Number(k.slice(0, k.indexOf('\0'))));
     }
+  const commits = matched.size;
   if (commits < REWRITTEN_MIN || commits < REWRITTEN_SHARE * Math.min(ow.keys.size, tw.keys.size)) return { authors, line };
-  return { rewritten: { commits, origin: ow.keys.size, target: tw.keys.size, newest }, authors, line };
+  // What each side's copies of the newest of them changed: the same content (a copy), or each its own part (slices).
+  const pairs = matchedCommits(ow.commits, tw.commits, matched);
+  const written = async (ids: string[]): Promise<Map<string, Set<string>>> =>
+    ids.length ? blobsWritten(await git(DIFF_TREE_ARGS, undefined, `${ids.join('\n')}\n`)) : new Map();
+  const [wo, wt] = await Promise.all([written(pairs.map((p) => p[0])), written(pairs.map((p) => p[1]))]);
+  const content = sliceContent(pairs, { origin: wo, target: wt });
+  return { rewritten: { commits, origin: ow.keys.size, target: tw.keys.size, newest, content }, authors, line };
 }

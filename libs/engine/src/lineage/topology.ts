@@ -66,9 +66,9 @@ export async function topology(
   },
 ): Promise<Topology> {
   const view = opts.view ?? PairView.open(resolveGitDir(dirs.origin), resolveGitDir(dirs.target));
-  const git = (args: string[], maxOutputBytes = 64 * 1024 * 1024): Promise<string> =>
+  const git = (args: string[], maxOutputBytes = 64 * 1024 * 1024, input?: string): Promise<string> =>
     view
-      .run(args, { signal: opts.signal, timeoutMs: opts.deadline.remainingMs(), maxOutputBytes, okExitCodes: [1] })
+      .run(args, { signal: opts.signal, timeoutMs: opts.deadline.remainingMs(), maxOutputBytes, okExitCodes: [1], input })
       .then((b) => b.toString('utf8'));
   const m = opts.limits.maxCommits;
   try {
