@@ -51,12 +51,8 @@ describe('analyses of fixture repositories', () => {
       expect(pair.target.ref).toBe('main');
       expect(pair.origin.committedAt).toMatch(/^[0-9]+$/);
 
-      const c = await post(stack, '/analyses', {
-        pair: {
-          origin: { url: pair.origin.url, commit: pair.origin.commit },
-          target: { url: pair.target.url, commit: pair.target.commit },
-        },
-      });
+      // The pinned pair goes to /analyses as validate gave it.
+      const c = await post(stack, '/analyses', { pair });
       expect(c.status).toBe(202);
       const { analysis, cancelToken } = await json(c);
       const seen = new Set<string>();

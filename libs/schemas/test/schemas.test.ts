@@ -36,6 +36,20 @@ describe('field issues never carry input values', () => {
       ]),
     );
   });
+  it("takes validate's pinned pair as it came back, and checks the shapes of its ref and committedAt", () => {
+    const side = (url: string, c: string) => ({ url, ref: null, commit: c.repeat(40), committedAt: '1763763900' });
+    const pinned = analysisApi.ValidateResponse.parse({ pair: { origin: side('a/b', 'a'), target: { ...side('c/d', 'b'), ref: 'main' } } });
+    expect(analysisApi.CreateAnalysisRequest.safeParse(pinned).success).toBe(true);
+    const r = analysisApi.CreateAnalysisRequest.safeParse({
+      pair: { origin: { ...side('a/b', 'a'), ref: '--upload-pack=x' }, target: { ...side('c/d', 'b'), committedAt: SECRET } },
+    });
+    expect(r.success).toBe(false);
+    if (r.success) return;
+    expect(fieldIssues(r.error)).toEqual([
+      { path: 'pair.origin.ref', issue: 'invalid_git_ref' },
+      { path: 'pair.target.committedAt', issue: 'invalid_decimal_string' },
+    ]);
+  });
   it('names each unknown key (a field, not a value), at its depth', () => {
     const r = analysisApi.CreateAnalysisRequest.safeParse({
       pair: { origin: { url: 'a/b', commit: 'a'.repeat(40), extra: SECRET }, target: { url: 'c/d', commit: 'b'.repeat(40) } },

@@ -23,7 +23,17 @@ export const PinnedRepository = z
 export const PinnedPair = z.object({ origin: PinnedRepository, target: PinnedRepository }).openapi('PinnedPair');
 export const ValidateResponse = z.object({ pair: PinnedPair }).openapi('ValidateResponse');
 
-export const PairInputSide = z.strictObject({ url: RepositoryUrl, commit: Commit });
+/**
+ * One side of the pair to analyse: a repository and the commit that pins it. `ref` and `committedAt` are what
+ * `POST /repositories/validate` says of the pin, accepted so that its `pair` can be posted as it came back (their
+ * shapes are checked; the commit id alone is the pin, and the analysis reads the commit's own time when it fetches it).
+ */
+export const PairInputSide = z.strictObject({
+  url: RepositoryUrl,
+  commit: Commit,
+  ref: GitRef.nullable().optional(),
+  committedAt: Timestamp.optional(),
+});
 export const CreateAnalysisRequest = z
   .strictObject({ pair: z.strictObject({ origin: PairInputSide, target: PairInputSide }) })
   .openapi('CreateAnalysisRequest');
