@@ -284,7 +284,10 @@ describe('a history rewritten apart (commits both hold under other ids, no id in
       { targetContainment: '0.2500', originContainment: '0.2500', originFirstWeight: 0, targetFirstWeight: 80 },
     );
     expect(decide({ ...corroborated, rewritten: 13 }).verdict).toMatch(/DERIVED$/);
-    expect(decide({ ...corroborated, rewritten: 13, rewrittenSlices: true })).toMatchObject({ verdict: 'SHARED_UPSTREAM', direction: 'NONE' });
+    expect(decide({ ...corroborated, rewritten: 13, rewrittenSlices: true })).toMatchObject({
+      verdict: 'SHARED_UPSTREAM',
+      direction: 'NONE',
+    });
   });
 });
 

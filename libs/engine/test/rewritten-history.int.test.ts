@@ -24,13 +24,17 @@ describe('a history rewritten apart', () => {
     expect(e?.layer).toBe('HISTORY');
     expect(e?.detail).toMatch(/^12 commits are in both histories under other ids .*the origin's walk has 12 commits, the target's 15; /);
     // A replay keeps the content of every commit it replays: not two slices of one history.
-    expect(e?.detail).toMatch(/of the newest 7 that changed content on both sides, 14 of 14 blobs written \(the smaller side's\) are the same$/);
+    expect(e?.detail).toMatch(
+      /of the newest 7 that changed content on both sides, 14 of 14 blobs written \(the smaller side's\) are the same$/,
+    );
   });
 
   it("tells two slices of one history from a copy: each side's copies of the commits changed different content", async () => {
     const m = await run('splits-of-one-project');
     const e = m.evidence.find((x) => x.kind === 'REWRITTEN_COMMITS');
-    expect(e?.detail).toMatch(/, 1 of 8 blobs written \(the smaller side's\) are the same: each side kept its own part of the same commits, two slices of one history$/);
+    expect(e?.detail).toMatch(
+      /, 1 of 8 blobs written \(the smaller side's\) are the same: each side kept its own part of the same commits, two slices of one history$/,
+    );
     expect(m.verdict).toBe('SHARED_UPSTREAM');
     expect(m.chronology.some((c) => c.kind === 'REWRITTEN_COMMITS')).toBe(true);
   });

@@ -1,14 +1,7 @@
 // Two slices of one history (lineage/slices.ts): commits both histories hold under other ids that changed the same
 // content on both sides are a copy's; commits that changed different content on each side are two parts of a third
 // history, kept apart.
-import {
-  blobsWritten,
-  matchedCommits,
-  SLICE_SAMPLE,
-  SLICE_SHARE_MAX,
-  sliceContent,
-  slicesApart,
-} from '../src/lineage/slices';
+import { blobsWritten, matchedCommits, SLICE_SAMPLE, SLICE_SHARE_MAX, sliceContent, slicesApart } from '../src/lineage/slices';
 import { walkRecord, type WalkRecords } from '../src/lineage/walk-records';
 
 const hex = (s: string): string => (s + '0'.repeat(40)).slice(0, 40);

@@ -85,18 +85,18 @@ export const UNSHARED_RULES: Rule[] = [
         : slices && !fromTemplate && !fromThirdParty && !fromDeclared
           ? `${c.rewritten} commits are in both histories under other ids, and each side's copies of them changed different content: two slices of one history, neither taken from the other`
           : rewritten && !fromTemplate && !fromThirdParty && !fromDeclared && !exchanged
-          ? `${c.rewritten} commits are in both histories under other ids${chronoDir === 'NONE' ? ', and the dated material does not tell which side had it first' : ''}`
-          : fromTemplate
-            ? `both were generated from ${c.template}, and the matched material came with each side's first files: the template's, not one side's copy of the other`
-            : fromThirdParty
-              ? `the matched code is a library both embed: its files on both sides keep the copyright notice of "${c.thirdParty}", neither side's author`
-              : fromDeclared
-                ? `both declare descent from "${c.commonUpstream}", which neither is: two projects made from a third`
-                : exchanged
-                  ? `matched material appeared first in the origin (${m.originFirstWeight} fingerprints) and first in the target (${m.targetFirstWeight}): exchanged or drawn from a common source, not one side derived from the other`
-                  : commonSource
-                    ? `no commit appears in both histories, and the dated material does not say which side had the shared code first (origin first: ${m.originFirstWeight} fingerprints, target first: ${m.targetFirstWeight}), nor does either side declare the other: common material from a source neither repository shows, not a derivation`
-                    : 'no commit appears in both histories',
+            ? `${c.rewritten} commits are in both histories under other ids${chronoDir === 'NONE' ? ', and the dated material does not tell which side had it first' : ''}`
+            : fromTemplate
+              ? `both were generated from ${c.template}, and the matched material came with each side's first files: the template's, not one side's copy of the other`
+              : fromThirdParty
+                ? `the matched code is a library both embed: its files on both sides keep the copyright notice of "${c.thirdParty}", neither side's author`
+                : fromDeclared
+                  ? `both declare descent from "${c.commonUpstream}", which neither is: two projects made from a third`
+                  : exchanged
+                    ? `matched material appeared first in the origin (${m.originFirstWeight} fingerprints) and first in the target (${m.targetFirstWeight}): exchanged or drawn from a common source, not one side derived from the other`
+                    : commonSource
+                      ? `no commit appears in both histories, and the dated material does not say which side had the shared code first (origin first: ${m.originFirstWeight} fingerprints, target first: ${m.targetFirstWeight}), nor does either side declare the other: common material from a source neither repository shows, not a derivation`
+                      : 'no commit appears in both histories',
   },
   {
     verdict: 'HEAVILY_DERIVED',
