@@ -379,6 +379,79 @@ describe('durable pipeline', () => {
     await Promise.all(workers.splice(0).map((x) => x.stop()));
   }, 300_000);
 
+  /** Waits for the analysis to fail and checks it failed on the time budget, in a stage it names; returns it and that stage. */
+  const outOfTime = async (id: string, budgetMs: number) => {
+    const failed = await waitFor(
+      'failed',
+      async () => {
+        const x = await getAnalysis(id);
+        if (x.state === 'completed') throw new Error('the analysis completed within its budget');
+        return x.state === 'failed' ? x : undefined;
+      },
+      120_000,
+      100,
+    );
+    expect(failed.error).toMatchObject({ code: 'REPOSITORY_TOO_LARGE', limit: 'timeBudgetMs' });
+    const stage = /ran out in the ([a-z]+) stage$/.exec(failed.error.message)?.[1];
+    expect(failed.error.message).toContain(`(timeBudgetMs, ${budgetMs} ms across all its stages)`);
+    expect(failed.stages.find((s: { name: string }) => s.name === stage)?.state).toBe('failed');
+    return { failed, stage: stage! };
+  };
+  const seconds = (s: { startedAt: string | null; finishedAt: string | null }) => Number(s.finishedAt) - Number(s.startedAt);
+
+  it('the time budget is one for the analysis, not one per stage: stages of 1.5 s run out a 5 s budget after the first ones', async () => {
+    // Each stage alone is well inside the budget (9 stages), so a budget per stage would let the analysis complete.
+    await startWorker({ DEBUG_STAGE_DELAY_MS: '1500', ANALYSIS_TIMEOUT_MS: '5000' });
+    const created = await create(repos[4]!, repos[1]!);
+    const { failed, stage } = await outOfTime(created.analysis.id, 5000);
+    const names = failed.stages.map((s: { name: string }) => s.name);
+    const done = failed.stages.filter((s: { state: string }) => s.state === 'done').map((s: { name: string }) => s.name);
+    // The stages before the one that ran out are done, in order; at least the first two fitted in the budget.
+    expect(done).toEqual(names.slice(0, names.indexOf(stage)));
+    expect(done.length).toBeGreaterThanOrEqual(2);
+    expect(names.indexOf(stage)).toBeLessThan(names.indexOf('publish'));
+  }, 120_000);
+
+  it('the time budget survives a worker killed mid-analysis: the worker that takes the job over gets only what is left', async () => {
+    const env = { DEBUG_STAGE_DELAY_MS: '1000', ANALYSIS_TIMEOUT_MS: '7000' };
+    const pool = [await startWorker(env), await startWorker(env)];
+    const created = await create(repos[5]!, repos[3]!);
+    const id = created.analysis.id as string;
+    const stagesDone = (w: Proc) =>
+      w
+        .output()
+        .split('\n')
+        .filter((l) => l.includes(`"analysisId":"${id}"`) && l.includes('"msg":"stage done"')).length;
+    const holder = await waitFor(
+      'a worker with three stages of the analysis done',
+      async () => pool.find((w) => stagesDone(w) >= 3),
+      60_000,
+      25,
+    );
+    holder.child.kill('SIGKILL');
+    const killedAt = Math.floor(Date.now() / 1000);
+    const { failed } = await outOfTime(id, 7000);
+    // The other worker took the job over with what was left: the three stages done (each at least 1 s) were spent.
+    const other = pool.find((w) => w !== holder)!;
+    const resumed = other
+      .output()
+      .split('\n')
+      .filter((l) => l.includes(`"analysisId":"${id}"`) && l.includes('"msg":"analysis resumed with what is left of its time budget"'))
+      .map((l) => JSON.parse(l) as { spentMs: number; budgetLeftMs: number });
+    expect(resumed.length).toBeGreaterThanOrEqual(1);
+    expect(resumed[0]!.spentMs).toBeGreaterThanOrEqual(3000);
+    expect(resumed[0]!.budgetLeftMs).toBe(7000 - resumed[0]!.spentMs);
+    // It ran out having run less than a whole budget itself.
+    const after = failed.stages.filter((s: { startedAt: string | null }) => s.startedAt !== null && Number(s.startedAt) >= killedAt);
+    expect(after.length).toBeGreaterThanOrEqual(1);
+    expect(after.reduce((n: number, s: Parameters<typeof seconds>[0]) => n + seconds(s), 0)).toBeLessThan(7);
+    // Stages the killed worker ran and nobody ran again (a stage it had done may run again: the taking worker's cache
+    // lacks the repositories, so fetch runs again there), and a stage it was running, run again as a second attempt.
+    const before = failed.stages.filter((s: { startedAt: string | null }) => s.startedAt !== null && Number(s.startedAt) < killedAt);
+    expect(before.length).toBeGreaterThanOrEqual(2);
+    expect(failed.stages.some((s: { attempt: number }) => s.attempt >= 2)).toBe(true);
+  }, 180_000);
+
   it('a bound from configuration fails the analysis with its code and names the bound; a retry is allowed', async () => {
     const w = await startWorker({ ANALYSIS_MAX_FILES: '3' });
     const created = await create(repos[4]!, repos[2]!);

@@ -29,6 +29,10 @@ export class Deadline {
   remainingMs(): number {
     return Math.max(1, this.end - Date.now());
   }
+  /** The budget is spent (check() would throw the limit). */
+  expired(): boolean {
+    return Date.now() >= this.end;
+  }
   check(): void {
     if (this.signal?.aborted) throw new EngineError('CANCELLED', 'analysis cancelled');
     if (Date.now() > this.end) throw new EngineError('REPOSITORY_TOO_LARGE', 'wall-clock budget exceeded', 'timeBudgetMs');

@@ -87,4 +87,19 @@ export const migrations: Migration[] = [
       });
     },
   },
+  {
+    // The time budget is one per analysis (budget.ts): a stage that runs again overwrites its times, so what its
+    // interrupted attempts spent is kept here. Rows from before start at 0.
+    name: '0004_interrupted_ms',
+    async up(knex) {
+      await knex.schema.withSchema(SCHEMA).alterTable('analyses', (t) => {
+        t.bigInteger('interrupted_ms').notNullable().defaultTo(0);
+      });
+    },
+    async down(knex) {
+      await knex.schema.withSchema(SCHEMA).alterTable('analyses', (t) => {
+        t.dropColumn('interrupted_ms');
+      });
+    },
+  },
 ];

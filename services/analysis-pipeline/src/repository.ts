@@ -39,6 +39,8 @@ export interface AnalysisRow {
   worker: string | null;
   lease_until: string | null;
   job_published_at: string | null;
+  /** what the interrupted attempts of stages that ran again spent, in ms (budget.ts) */
+  interrupted_ms: string;
 }
 
 type Pair = { origin: { url: string; commit: string }; target: { url: string; commit: string } };
@@ -226,6 +228,24 @@ export class AnalysisRepository {
          FROM jsonb_array_elements(stages) WITH ORDINALITY AS t(s, ord)
        ), updated_at = ? WHERE id = ?`,
       [name, JSON.stringify(patch), now(), id],
+    );
+  }
+
+  /**
+   * Starts a stage's attempt (`patch` as patchStage's). A stage left running was interrupted: the time its attempt
+   * spent, up to the row's last write, is added to `interrupted_ms` in the same statement, so it is counted once.
+   */
+  async startStage(id: string, name: StageName, patch: Partial<StageView>): Promise<void> {
+    await this.db.raw(
+      `UPDATE ${SCHEMA}.analyses SET interrupted_ms = interrupted_ms + 1000 * COALESCE((
+         SELECT GREATEST(0, updated_at - (s->>'startedAt')::bigint)
+         FROM jsonb_array_elements(stages) AS t(s)
+         WHERE s->>'name' = ? AND s->>'state' = 'running' AND s->>'startedAt' IS NOT NULL
+       ), 0), stages = (
+         SELECT jsonb_agg(CASE WHEN s->>'name' = ? THEN s || ?::jsonb ELSE s END ORDER BY ord)
+         FROM jsonb_array_elements(stages) WITH ORDINALITY AS t(s, ord)
+       ), updated_at = ? WHERE id = ?`,
+      [name, name, JSON.stringify(patch), now(), id],
     );
   }
 

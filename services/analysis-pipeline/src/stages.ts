@@ -37,6 +37,8 @@ export interface StageContext {
   fetchTimeoutMs: number;
   onProgress: (p: Omit<Progress, 'stage'>) => void;
   signal: AbortSignal;
+  /** The analysis's time budget, what is left of it: one for all its stages, across workers and restarts (budget.ts). */
+  deadline: Deadline;
   /** Outputs of earlier stages (loaded from the store on resume). */
   load<T>(stage: string): Promise<T>;
   gitDirs: Sides<string>;
@@ -70,7 +72,7 @@ const side = (ctx: StageContext, s: 'origin' | 'target'): RepoRef => ({
 const stageOpts = (ctx: StageContext, s: 'origin' | 'target') => ({
   limits: ctx.limits,
   signal: ctx.signal,
-  deadline: new Deadline(ctx.limits.timeBudgetMs, ctx.signal),
+  deadline: ctx.deadline,
   side: s,
   onProgress: (p: Progress) => ctx.onProgress(p),
 });

@@ -13,7 +13,8 @@ import {
   type Outcome,
   type ServiceMetrics,
 } from '@lineage/service-kit';
-import { isEngineError, nativeParserInUse, stageError, type Limits } from '@lineage/engine';
+import { Deadline, isEngineError, nativeParserInUse, stageError, type Limits } from '@lineage/engine';
+import { budgetExceeded, spentMs } from './budget';
 import { StageStore } from './stage-store';
 import { STAGES, type FetchOutput, type StageContext } from './stages';
 import { LimitError } from './limits';
@@ -280,6 +281,14 @@ export class PipelineWorker {
     if (row.state === 'queued') await this.held(job, () => this.repo.startRunning(id));
     const pair = { origin: { url: row.origin_url, commit: row.origin_commit }, target: { url: row.target_url, commit: row.target_commit } };
     const stages = row.stages;
+    // One budget for the analysis: what its stages spent before (on this worker or another) is not given again.
+    const spent = spentMs(stages, Number(row.interrupted_ms ?? 0), Number(row.updated_at));
+    const deadline = new Deadline(this.o.limits.timeBudgetMs - spent, signal);
+    if (spent > 0)
+      job.log.info(
+        { spentMs: spent, budgetLeftMs: Math.max(0, this.o.limits.timeBudgetMs - spent) },
+        'analysis resumed with what is left of its time budget',
+      );
     const gitDirs = { origin: this.o.cache.pathFor(pair.origin.url), target: this.o.cache.pathFor(pair.target.url) };
 
     // Both repositories stay locked (in a fixed order) while the stages read them, so eviction or another fetch cannot pull them away.
@@ -299,7 +308,7 @@ export class PipelineWorker {
           if (signal.aborted) throw new Requeue();
           // A stage left `running` was interrupted (its worker died, shut down or failed transiently): this is a retry.
           const attempt = (current.attempt ?? (current.state === 'pending' ? 0 : 1)) + 1;
-          await this.runStage(job, name, attempt, pair, gitDirs);
+          await this.runStage(job, name, attempt, pair, gitDirs, deadline);
         }
       }),
     );
@@ -318,6 +327,7 @@ export class PipelineWorker {
     attempt: number,
     pair: StageContext['pair'],
     gitDirs: StageContext['gitDirs'],
+    deadline: Deadline,
   ): Promise<void> {
     const {
       id,
@@ -325,7 +335,7 @@ export class PipelineWorker {
       ac: { signal },
     } = job;
     await this.held(job, () =>
-      this.repo.patchStage(id, name, {
+      this.repo.startStage(id, name, {
         state: 'running',
         startedAt: String(now()),
         finishedAt: null,
@@ -335,6 +345,9 @@ export class PipelineWorker {
         attempt,
       }),
     );
+    // Out of time before the stage could start (the publication of a finished manifest is never refused).
+    const budgetMs = this.o.limits.timeBudgetMs;
+    if (name !== 'publish' && deadline.expired()) throw budgetExceeded(name, budgetMs);
     if (attempt > 1) {
       this.retries.inc({ stage: name });
       log.info({ stage: name, attempt }, 'stage retried');
@@ -352,6 +365,7 @@ export class PipelineWorker {
       policy: this.o.policy,
       fetchTimeoutMs: this.o.fetchTimeoutMs,
       signal,
+      deadline,
       gitDirs,
       load: (stage) => this.held(job, () => this.store.load(id, stage)),
       onProgress: (p) => {
@@ -368,6 +382,7 @@ export class PipelineWorker {
     // A failure that is neither the API's nor the engine's (a bug, a library's exception) is reported as
     // STAGE_FAILED naming the stage, still retried like any transient failure.
     const output = await (STAGES as Record<string, (c: StageContext) => Promise<unknown>>)[name]!(ctx).catch((err: unknown) => {
+      if (isEngineError(err) && err.limit === 'timeBudgetMs') throw budgetExceeded(name, budgetMs);
       throw err instanceof ApiError || isEngineError(err) ? err : stageError(name, null, err);
     });
     if (signal.aborted) throw new Requeue();
