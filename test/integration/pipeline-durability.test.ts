@@ -402,7 +402,7 @@ describe('durable pipeline', () => {
   it('the time budget is one for the analysis, not one per stage: stages of 1.5 s run out a 5 s budget after the first ones', async () => {
     // Each stage alone is well inside the budget (9 stages), so a budget per stage would let the analysis complete.
     await startWorker({ DEBUG_STAGE_DELAY_MS: '1500', ANALYSIS_TIMEOUT_MS: '5000' });
-    const created = await create(repos[4]!, repos[1]!);
+    const created = await create(repos[4]!, repos[1]!); // cancelled by an earlier test: free again
     const { failed, stage } = await outOfTime(created.analysis.id, 5000);
     const names = failed.stages.map((s: { name: string }) => s.name);
     const done = failed.stages.filter((s: { state: string }) => s.state === 'done').map((s: { name: string }) => s.name);
@@ -415,7 +415,7 @@ describe('durable pipeline', () => {
   it('the time budget survives a worker killed mid-analysis: the worker that takes the job over gets only what is left', async () => {
     const env = { DEBUG_STAGE_DELAY_MS: '1000', ANALYSIS_TIMEOUT_MS: '7000' };
     const pool = [await startWorker(env), await startWorker(env)];
-    const created = await create(repos[5]!, repos[3]!);
+    const created = await create(repos[5]!, repos[4]!); // a pair no other test uses
     const id = created.analysis.id as string;
     const stagesDone = (w: Proc) =>
       w
