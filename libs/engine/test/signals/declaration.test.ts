@@ -99,9 +99,10 @@ describe('two sides that both declare descent from the shared project', () => {
     expect(out.evidence.find((e) => e.kind === 'DECLARED_UPSTREAM')?.detail).toContain('declares descent from the shared project too');
   });
 
-  it('leaves one declaration to count as before when only one side declares it', () => {
+  it('when only Valkey says it, Valkey is still not the original: a side that calls itself a fork of the shared project is not its continuation (0.7.9)', () => {
     const out = run('# KeyDB\n\nA multithreaded database.\n');
-    expect(out.result.original).toBe('target');
+    expect(out.result.signals.find((s) => s.kind === 'MAINTAINERS')).toMatchObject({ original: 'none', weight: '0.0000' });
+    expect(out.result.original).toBe('none');
   });
 });
 
@@ -384,5 +385,54 @@ describe('the declaration module on its own', () => {
     });
     expect(strongerDeclaration({ origin: { specific: true, weight: 3 }, target: { specific: true, weight: 3 } })).toBeNull();
     expect(strongerDeclaration({})).toBeNull();
+  });
+});
+
+/**
+ * pingcap/errors and friendsofgo/errors, two forks of pkg/errors: friendsofgo followed pkg/errors for 20 more of Dave
+ * Cheney's commits, then went on with its own people, its README saying "This package is a fork from
+ * github.com/pkg/errors"; pingcap kept pkg/errors' README under its own module path.
+ */
+describe('a side that calls itself a fork of the shared project', () => {
+  const a = (n: string, commits: number) => ({ name: n, email: `${n}@x`, commits });
+  const topo: Topology = {
+    ...EMPTY_TOPOLOGY(),
+    forkPoints: [{ commit: 'f'.repeat(40), time: 1_520_804_715 }],
+    sharedCommits: 122,
+    originOnly: 75,
+    targetOnly: 59,
+    authors: {
+      preFork: [a('dave', 84), a('fabstu', 4), a('alexey', 3)],
+      origin: [a('greg', 20), a('lysu', 10), a('d3hunter', 9)],
+      target: [a('dave', 13), a('aperezg', 24), a('joan', 9)],
+    },
+    forkPointNames: [name('url', 'pkg/errors', 'url:readme')],
+  };
+  const run = (targetReadme: string) =>
+    lineageSignals(
+      topo,
+      {
+        origin: { names: { pinned: [name('url', 'pingcap/errors', 'url:readme')], past: [] }, docs: [] },
+        target: {
+          names: { pinned: [name('url', 'friendsofgo/errors', 'url:readme')], past: [] },
+          docs: [{ path: 'README.md', text: targetReadme, blobId: 'c'.repeat(40) }],
+        },
+      },
+      { origin: 0, target: 0 },
+    );
+  const vote = (out: ReturnType<typeof run>, kind: string) => out.result.signals.find((s) => s.kind === kind);
+
+  it("is not the original for holding the shared authors' later commits: they came from the project it names", () => {
+    const out = run('This package is a fork from [github.com/pkg/errors](https://github.com/pkg/errors) package created by Dave Cheney.');
+    expect(vote(out, 'DECLARATION')).toMatchObject({ original: 'none', weight: '0.0000' });
+    expect(vote(out, 'MAINTAINERS')).toMatchObject({ original: 'none', weight: '0.0000' });
+    expect(vote(out, 'MAINTAINERS')!.detail).toMatch(/whose own text calls it a fork of the shared project/);
+    expect(out.original).toBeNull();
+  });
+
+  it('without the sentence, the shared authors make it the original as before', () => {
+    const out = run('Package errors provides simple error handling primitives.');
+    expect(vote(out, 'MAINTAINERS')).toMatchObject({ original: 'target', weight: '2.0000' });
+    expect(out.original).toBe('target');
   });
 });

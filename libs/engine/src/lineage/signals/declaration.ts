@@ -110,6 +110,12 @@ export interface Declared extends Findings {
   weight: number;
   /** the name both sides declare descent from, without history in common */
   commonUpstream: string | null;
+  /**
+   * With history in common: the declared name is the shared project's and the other side does not continue it, so
+   * the side that wrote it calls itself a fork of the project both hold (friendsofgo/errors: "a fork from
+   * github.com/pkg/errors", against pingcap/errors): it is not that project's continuation (maintainers.ts).
+   */
+  forkOfShared: boolean;
 }
 
 /** The DECLARATION vote of the side `by` for what it declared (`f`), with its evidence item and chronology fact. */
@@ -153,6 +159,7 @@ export function declaration(r: ReadingContext, by: Side, f: Found, earlier: Earl
     specific,
     weight: w,
     commonUpstream: also ? found.name : null,
+    forkOfShared: shared && !w && !self && !bothSiblings && !also && !specific && !repository,
     votes: [{ kind: 'DECLARATION', original: w ? other(by) : 'none', weight: w, detail: d }],
     evidence: [item('DECLARED_UPSTREAM', itemWeight, d, { ...at(r, by, found), ...(also ? at(r, other(by), also) : {}) })],
     chronology: [

@@ -57,24 +57,31 @@ export function lineageSignals(topo: Topology, sides: Sides, postFork: { origin:
   const anc = ancestry(topo);
   const kept = namesKept(topo, sides);
   const renamed = renamedAtFork(topo, kept);
-  const mnt = maintainers(topo, renamed.renamed);
-  const id = identity(kept, mnt.thirdLine);
-  for (const f of [anc, mnt, id, renamed]) record(f);
+  const read = maintainers(topo, renamed.renamed);
+  const id = identity(kept, read.thirdLine);
 
   // A side continues the shared project when it kept its names, kept its authors, or the other side renamed itself.
   const continues = (s: Side): boolean =>
-    id.keptStrong[s] || (mnt.bothWent && mnt.continuity[s] >= KEPT_SHARE) || renamed.renamed === other(s);
+    id.keptStrong[s] || (read.bothWent && read.continuity[s] >= KEPT_SHARE) || renamed.renamed === other(s);
   const r = reading(ctx);
   const found = declarationsFound(r);
+  const siblings = bothSiblings(r, found.found) && !historyAgrees([read, id, renamed]);
+  const ds: Partial<Record<Side, ReturnType<typeof declaration>>> = {};
+  for (const by of ['target', 'origin'] as const) {
+    const f = found.found[by];
+    if (f) ds[by] = declaration(r, by, f, { identityWeight: id.weight, continues }, siblings);
+  }
+  // A side that calls itself a fork of the shared project is not its continuation, whoever's commits it took in.
+  const forkOfShared = (['target', 'origin'] as const).filter((s) => ds[s]?.forkOfShared);
+  const mnt = forkOfShared.length === 1 ? maintainers(topo, renamed.renamed, forkOfShared[0]!) : read;
+  for (const f of [anc, mnt, id, renamed]) record(f);
   record(found);
-  const siblings = bothSiblings(r, found.found) && !historyAgrees([mnt, id, renamed]);
   const declared: Partial<Record<Side, { specific: boolean; weight: number }>> = {};
   const named: Side[] = [];
   let commonUpstream: string | null = null;
   for (const by of ['target', 'origin'] as const) {
-    const f = found.found[by];
-    if (f) {
-      const d = declaration(r, by, f, { identityWeight: id.weight, continues }, siblings);
+    const d = ds[by];
+    if (d) {
       declared[by] = { specific: d.specific, weight: d.weight };
       commonUpstream ??= d.commonUpstream;
       record(d);

@@ -25,7 +25,12 @@ export interface Maintainers extends Findings {
   thirdLine: boolean;
 }
 
-export function maintainers(topo: Topology, renamed: Side | null): Maintainers {
+/**
+ * `forkOfShared`: a side whose own text calls it a fork of the shared project (declaration.ts): the shared history's
+ * authors' commits it holds came from that project (merged from it, or picked from it), so they do not make it the
+ * original (friendsofgo/errors merged 20 of pkg/errors' later commits by Dave Cheney, and says it is a fork of it).
+ */
+export function maintainers(topo: Topology, renamed: Side | null, forkOfShared: Side | null = null): Maintainers {
   const c = continuity(topo.authors.preFork, topo.authors.origin, topo.authors.target);
   const bothWent = c.counted.origin > 0 && c.counted.target > 0;
   const thirdLine =
@@ -52,7 +57,7 @@ export function maintainers(topo: Topology, renamed: Side | null): Maintainers {
       : h >= KEPT_SHARE && h >= LEANING_RATIO * l
         ? WEIGHTS.MAINTAINERS_LEANING
         : 0;
-  const w = renamed === hi ? 0 : kept;
+  const w = renamed === hi || forkOfShared === hi ? 0 : kept;
   const core = c.core.map((a) => `${a.name} ${pct(a.share)}`).join(', ');
   const eq = topo.equivalentCommits ?? 0;
   const since = (['origin', 'target'] as const)
@@ -65,11 +70,13 @@ export function maintainers(topo: Topology, renamed: Side | null): Maintainers {
     `authors of the shared history${eq ? ` and of the ${eq} commits both sides hold under other ids (the same author time and subject; ` : ' ('}most commits: ${core}) made ${dec(c.origin)} of the origin's ${c.counted.origin} later commits (by share) and ${dec(c.target)} of the target's ${c.counted.target}${since.length ? ` (${since.join('; ')})` : ''}` +
     (w
       ? `: the ${hi} keeps its maintainers`
-      : kept
-        ? `: they went on with the ${hi}, which took a new name at the fork point: maintainers leaving with a renamed fork do not make it the original`
-        : thirdLine
-          ? ': neither side keeps them'
-          : ': no clear difference');
+      : kept && forkOfShared === hi
+        ? `: their later commits are on the ${hi}, whose own text calls it a fork of the shared project: commits it took from that project do not make it the original`
+        : kept
+          ? `: they went on with the ${hi}, which took a new name at the fork point: maintainers leaving with a renamed fork do not make it the original`
+          : thirdLine
+            ? ': neither side keeps them'
+            : ': no clear difference');
   out.votes.push({ kind: 'MAINTAINERS', original: w ? hi : 'none', weight: w, detail: d });
   out.evidence.push(item('MAINTAINERS_CONTINUED', w, d));
   return out;
