@@ -35,6 +35,13 @@ describe('a declaration in a comment of matched code (no shared history)', () =>
     expect(run(['adapted from classnames v2.3, with the dedupe variant dropped']).declaredInCodeBy).toBe('target');
   });
 
+  it("declares nothing in a comment the other side's code carries word for word: it is the common source's", () => {
+    // Two builds of suckless st: "…produce '\n' when something is copied from st…" is st's own comment, in both.
+    const st = "the best solution seems like to produce '\\n' when something is copied from classnames and convert it.";
+    expect(run([st]).declaredInCodeBy).toBe('target');
+    expect(run([st], [st]).declaredInCodeBy).toBeNull();
+  });
+
   it('counts neither side when both comments name the other, and is not read with shared history', () => {
     expect(run(['ported from classnames.'], ['ported from clsx.']).declaredInCodeBy).toBeNull();
     const shared = { ...EMPTY_TOPOLOGY(), forkPoints: [{ commit: 'f'.repeat(40), time: 1_545_000_000 }], sharedCommits: 10 };

@@ -10,9 +10,13 @@ import { WEIGHTS } from './weights';
 export function declaredInCode(r: ReadingContext, by: Side): Findings & { declared: boolean } {
   const comments = r.sides[by].codeComments ?? [];
   const them = r.view[other(by)];
+  // A comment the other side's matched code carries word for word is the common source's, not this side's word
+  // about the other: read as a declaration, it would have the other side descend from itself (suckless st's "when
+  // something is copied from st", in two builds of st).
+  const theirs = new Set((r.sides[other(by)].codeComments ?? []).map((x) => x.text));
   // Each comment is its own text (normalised to one line), so a sentence never runs from one into the next.
   const found = findDeclarationInCode(
-    comments.map((x, i) => ({ path: String(i), text: x.text })),
+    comments.map((x, i) => ({ path: String(i), text: theirs.has(x.text) ? '' : x.text })),
     them.current,
     ownNames(r, by),
     them.inherited,
