@@ -20,6 +20,7 @@ import {
   type HeldOutRecord,
 } from './records';
 import { classTable, judge, pct, rightOfRun, truthClass, type Judgement, type Scoring } from './score';
+import { PairsFileError, readPairsFile, type PairRow } from '../../test/support/pairs';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'libs', 'engine', 'dist', 'cli.js');
@@ -32,25 +33,13 @@ const FIRST_RESULTS = join(HELDOUT, 'FIRST-RESULTS.md');
 const LATEST_RESULTS = join(HELDOUT, 'LATEST-RESULTS.md');
 const SETS = ['shared', 'development', 'held-out'] as const;
 type SetName = (typeof SETS)[number] | 'extra';
-const HEADER = 'name origin origin_commit target target_commit accept forbid_direction note'.split(' ');
-const VERDICTS = ['INDEPENDENT', 'SHARED_UPSTREAM', 'DECLARED_FORK', 'LIKELY_DERIVED', 'HEAVILY_DERIVED', 'INSUFFICIENT_EVIDENCE'];
 const FLIP: Record<string, string> = { ORIGIN_TO_TARGET: 'TARGET_TO_ORIGIN', TARGET_TO_ORIGIN: 'ORIGIN_TO_TARGET', NONE: 'NONE' };
 
 /** A problem with the benchmark itself (arguments, pairs files, a missing build): exit non-zero. */
 class HarnessError extends Error {}
 
-interface Pair {
-  name: string;
-  origin: string;
-  originCommit: string;
-  target: string;
-  targetCommit: string;
-  accept: string[];
-  forbid: string[];
-  note: string;
-  /** The pairs file's line, as written (the held-out rule checks it is committed). */
-  raw: string;
-}
+/** A pair as its file states it (test/support/pairs.ts); `raw` is the line, which the held-out rule checks is committed. */
+type Pair = PairRow;
 interface PairsFile {
   set: SetName;
   path: string;
@@ -89,49 +78,12 @@ const list = (s: string): string[] =>
 
 function readPairs(path: string, label: string, set: SetName): PairsFile {
   if (!existsSync(path)) return { set, path, label, pairs: [], missing: `${path} not found` };
-  const lines = readFileSync(path, 'utf8')
-    .split('\n')
-    .map((l) => l.replace(/\r$/, ''));
-  // A held-out file may be created empty before its pairs are written.
-  if (!lines.some((l) => l.trim())) return { set, path, label, pairs: [] };
-  if (lines[0]!.split('\t').join(' ') !== HEADER.join(' '))
-    throw new HarnessError(`${path}: the header must be the tab-separated columns: ${HEADER.join(' ')}`);
-  const pairs: Pair[] = [];
-  lines.slice(1).forEach((line, i) => {
-    if (!line.trim() || line.startsWith('#')) return;
-    const c = line.split('\t');
-    const where = `${path}:${i + 2}`;
-    if (c.length < 7 || c.length > 8) throw new HarnessError(`${where}: expected 8 tab-separated columns, found ${c.length}`);
-    const [name, origin, originCommit, target, targetCommit, accept, forbid, note] = c as [
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string?,
-    ];
-    for (const repo of [origin, target])
-      if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) throw new HarnessError(`${where}: "${repo}" is not owner/name`);
-    const p: Pair = {
-      name,
-      origin,
-      originCommit,
-      target,
-      targetCommit,
-      accept: list(accept),
-      forbid: list(forbid),
-      note: note ?? '',
-      raw: line,
-    };
-    for (const v of p.accept) if (!VERDICTS.includes(v)) throw new HarnessError(`${where}: unknown verdict ${v}`);
-    for (const d of p.forbid) if (!(d in FLIP)) throw new HarnessError(`${where}: unknown direction ${d}`);
-    if (!p.accept.length) throw new HarnessError(`${where}: empty accept list`);
-    if (pairs.some((q) => q.name === name)) throw new HarnessError(`${where}: duplicate pair name ${name}`);
-    pairs.push(p);
-  });
-  return { set, path, label, pairs };
+  try {
+    return { set, path, label, pairs: readPairsFile(path) };
+  } catch (e) {
+    if (e instanceof PairsFileError) throw new HarnessError(e.message);
+    throw e;
+  }
 }
 
 const git = (args: string[]) => spawnSync('git', args, { encoding: 'utf8', maxBuffer: 1 << 24 });

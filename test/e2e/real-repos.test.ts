@@ -3,12 +3,13 @@
 // fetched and analysed by the running services. The service's manifest must be
 // byte-identical to the engine's own run on the same repositories and URLs, so
 // the service path and the CLI give the same verdict.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { realReposDir } from '../fixtures/real-repos-dir';
+import { cloneBundle, sharedPairs } from '../support/pairs';
 import { analyze } from '@lineage/engine';
 import { startGitServer, type GitServer } from '../support/git-http';
 import { startStackWithGitServer, type Stack } from '../support/stack';
@@ -36,33 +37,12 @@ let git: GitServer;
 let rows: Row[];
 
 beforeAll(async () => {
-  const file = join(DIR, 'pairs.tsv');
-  if (!existsSync(file)) throw new Error(`the shared development set is missing: ${file} (set LINEAGE_REAL_REPOS)`);
-  rows = readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((l) => {
-      const [name, origin, originCommit, target, targetCommit, accept, forbid] = l.split('\t');
-      return {
-        name: name!,
-        origin: origin!,
-        originCommit: originCommit!,
-        target: target!,
-        targetCommit: targetCommit!,
-        accept: accept!.split(','),
-        forbid: (forbid ?? '').split(',').filter(Boolean),
-      };
-    })
-    .filter((r) => PICKED.includes(r.name));
+  rows = sharedPairs(DIR).filter((r) => PICKED.includes(r.name));
   root = mkdtempSync(join(tmpdir(), 'lineage-real-http-'));
   for (const r of rows) {
     for (const repo of [r.origin, r.target]) {
       const dir = join(root, `${repo}.git`); // served as <host>/<owner>/<name>.git, like a forge
-      if (!existsSync(dir))
-        execFileSync('git', ['clone', '--bare', '--quiet', join(DIR, `${repo.replace('/', '+')}.bundle`), dir], {
-          env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-        });
+      if (!existsSync(dir)) cloneBundle(join(DIR, `${repo.replace('/', '+')}.bundle`), dir);
     }
   }
   git = await startGitServer(root);

@@ -1,11 +1,11 @@
 // The public development set (../shared/real-repos: git bundles of real
 // repositories and pairs.tsv with what is right for each), each pair as listed
 // and with roles swapped. Where the set is: test/fixtures/real-repos-dir.ts
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realReposDir } from '../../../test/fixtures/real-repos-dir';
+import { cloneBundle, sharedPairs } from '../../../test/support/pairs';
 import { analyze, type Direction, type Verdict } from '@lineage/engine';
 
 jest.setTimeout(300_000);
@@ -25,24 +25,7 @@ interface Row {
 }
 
 function rows(): Row[] {
-  const file = join(DIR, 'pairs.tsv');
-  if (!existsSync(file))
-    throw new Error(
-      `the shared development set is missing: ${file} (set LINEAGE_REAL_REPOS to the folder holding pairs.tsv and the bundles)`,
-    );
-  const [, ...lines] = readFileSync(file, 'utf8').trim().split('\n');
-  return lines.map((l) => {
-    const [name, origin, originCommit, target, targetCommit, accept, forbid] = l.split('\t');
-    return {
-      name: name!,
-      origin: origin!,
-      originCommit: originCommit!,
-      target: target!,
-      targetCommit: targetCommit!,
-      accept: accept!.split(',') as Verdict[],
-      forbid: (forbid ?? '').split(',').filter(Boolean) as Direction[],
-    };
-  });
+  return sharedPairs(DIR).map((r) => ({ ...r, accept: r.accept as Verdict[], forbid: r.forbid as Direction[] }));
 }
 
 const clones = new Map<string, string>();
@@ -50,9 +33,7 @@ function repo(name: string): string {
   let dir = clones.get(name);
   if (!dir) {
     dir = join(base, `${name.replace('/', '+')}.git`);
-    execFileSync('git', ['clone', '--bare', '--quiet', join(DIR, `${name.replace('/', '+')}.bundle`), dir], {
-      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-    });
+    cloneBundle(join(DIR, `${name.replace('/', '+')}.bundle`), dir);
     clones.set(name, dir);
   }
   return dir;
