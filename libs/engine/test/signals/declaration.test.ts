@@ -408,13 +408,13 @@ describe('a side that calls itself a fork of the shared project', () => {
     },
     forkPointNames: [name('url', 'pkg/errors', 'url:readme')],
   };
-  const run = (targetReadme: string) =>
+  const run = (targetReadme: string, targetName = 'friendsofgo/errors') =>
     lineageSignals(
       topo,
       {
         origin: { names: { pinned: [name('url', 'pingcap/errors', 'url:readme')], past: [] }, docs: [] },
         target: {
-          names: { pinned: [name('url', 'friendsofgo/errors', 'url:readme')], past: [] },
+          names: { pinned: [name('url', targetName, 'url:readme')], past: [] },
           docs: [{ path: 'README.md', text: targetReadme, blobId: 'c'.repeat(40) }],
         },
       },
@@ -428,6 +428,12 @@ describe('a side that calls itself a fork of the shared project', () => {
     expect(vote(out, 'MAINTAINERS')).toMatchObject({ original: 'none', weight: '0.0000' });
     expect(vote(out, 'MAINTAINERS')!.detail).toMatch(/whose own text calls it a fork of the shared project/);
     expect(out.original).toBeNull();
+  });
+
+  it('not when the name is its own: a deprecation notice pointing at "a more active fork of <own name>" speaks of the fork', () => {
+    // ActiveState/appdirs: "You may want to check out platformdirs which is a more active fork of appdirs".
+    const out = run('Note: deprecated. You may want to check out other/errors, which is a more active fork of pkg/errors.', 'pkg/errors');
+    expect(vote(out, 'MAINTAINERS')).toMatchObject({ original: 'target', weight: '2.0000' });
   });
 
   it('without the sentence, the shared authors make it the original as before', () => {

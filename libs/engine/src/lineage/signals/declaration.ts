@@ -113,7 +113,8 @@ export interface Declared extends Findings {
   /**
    * With history in common: the declared name is the shared project's and the other side does not continue it, so
    * the side that wrote it calls itself a fork of the project both hold (friendsofgo/errors: "a fork from
-   * github.com/pkg/errors", against pingcap/errors): it is not that project's continuation (maintainers.ts).
+   * github.com/pkg/errors", against pingcap/errors): it is not that project's continuation (maintainers.ts). Never
+   * for a name the side carries itself: a deprecation notice pointing at "a fork of <own name>" is about the fork.
    */
   forkOfShared: boolean;
 }
@@ -159,7 +160,9 @@ export function declaration(r: ReadingContext, by: Side, f: Found, earlier: Earl
     specific,
     weight: w,
     commonUpstream: also ? found.name : null,
-    forkOfShared: shared && !w && !self && !bothSiblings && !also && !specific && !repository,
+    // …not when the name is its own too: "platformdirs, a more active fork of appdirs", in appdirs' deprecation
+    // notice, speaks of the other side.
+    forkOfShared: shared && !w && !self && !bothSiblings && !also && !specific && !repository && !r.view[by].current.has(found.name),
     votes: [{ kind: 'DECLARATION', original: w ? other(by) : 'none', weight: w, detail: d }],
     evidence: [item('DECLARED_UPSTREAM', itemWeight, d, { ...at(r, by, found), ...(also ? at(r, other(by), also) : {}) })],
     chronology: [
