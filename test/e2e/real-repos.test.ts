@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { realReposDir } from '../fixtures/real-repos-dir';
-import { cloneBundle, sharedPairs } from '../support/pairs';
+import { cloneBundle, sharedPairs, type PairRow } from '../support/pairs';
 import { analyze } from '@lineage/engine';
 import { startGitServer, type GitServer } from '../support/git-http';
 import { startStackWithGitServer, type Stack } from '../support/stack';
@@ -22,19 +22,9 @@ const DIR = realReposDir();
 /** A GitHub fork, a blessed fork whose origin commit is in its history, and a hard fork with thousands of commits on each side. */
 const PICKED = ['uuid-fork', 'mapstructure-fork', 'coco-hard-fork'];
 
-interface Row {
-  name: string;
-  origin: string;
-  originCommit: string;
-  target: string;
-  targetCommit: string;
-  accept: string[];
-  forbid: string[];
-}
-
 let root: string;
 let git: GitServer;
-let rows: Row[];
+let rows: PairRow[];
 
 beforeAll(async () => {
   rows = sharedPairs(DIR).filter((r) => PICKED.includes(r.name));

@@ -3,17 +3,12 @@
 // checks and the clone of a bundle live here once.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { Direction, VERDICTS } from '@lineage/schemas';
 
 export const PAIRS_HEADER = ['name', 'origin', 'origin_commit', 'target', 'target_commit', 'accept', 'forbid_direction', 'note'] as const;
-export const PAIR_VERDICTS = [
-  'INDEPENDENT',
-  'SHARED_UPSTREAM',
-  'DECLARED_FORK',
-  'LIKELY_DERIVED',
-  'HEAVILY_DERIVED',
-  'INSUFFICIENT_EVIDENCE',
-];
-export const PAIR_DIRECTIONS = ['ORIGIN_TO_TARGET', 'TARGET_TO_ORIGIN', 'NONE'];
+// The verdicts and directions a pair may name: the API's own lists.
+const PAIR_VERDICTS: readonly string[] = VERDICTS;
+const PAIR_DIRECTIONS: readonly string[] = Direction.options;
 
 /** One pair as a pairs file states it. */
 export interface PairRow {
