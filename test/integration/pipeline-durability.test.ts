@@ -95,6 +95,18 @@ const create = async (o: (typeof repos)[number], t: (typeof repos)[number]) => {
   return json(res);
 };
 const getAnalysis = async (id: string) => (await json(await fetch(`${api}/analyses/${id}`))).analysis;
+/** The analysis once it has failed; an analysis that completes instead fails the test at once. */
+const failedAnalysis = (id: string, timeoutMs: number) =>
+  waitFor(
+    `the failure of ${id}`,
+    async () => {
+      const x = await getAnalysis(id);
+      if (x.state === 'completed') throw new Error('the analysis completed');
+      return x.state === 'failed' ? x : undefined;
+    },
+    timeoutMs,
+    100,
+  );
 const completedLines = (id: string) =>
   workers
     .flatMap((w) => w.output().split('\n'))
@@ -381,16 +393,7 @@ describe('durable pipeline', () => {
 
   /** Waits for the analysis to fail and checks it failed on the time budget, in a stage it names; returns it and that stage. */
   const outOfTime = async (id: string, budgetMs: number) => {
-    const failed = await waitFor(
-      'failed',
-      async () => {
-        const x = await getAnalysis(id);
-        if (x.state === 'completed') throw new Error('the analysis completed within its budget');
-        return x.state === 'failed' ? x : undefined;
-      },
-      120_000,
-      100,
-    );
+    const failed = await failedAnalysis(id, 120_000);
     expect(failed.error).toMatchObject({ code: 'REPOSITORY_TOO_LARGE', limit: 'timeBudgetMs' });
     const stage = /ran out in the ([a-z]+) stage$/.exec(failed.error.message)?.[1];
     expect(failed.error.message).toContain(`(timeBudgetMs, ${budgetMs} ms across all its stages)`);
@@ -455,15 +458,7 @@ describe('durable pipeline', () => {
   it('a bound from configuration fails the analysis with its code and names the bound; a retry is allowed', async () => {
     const w = await startWorker({ ANALYSIS_MAX_FILES: '3' });
     const created = await create(repos[4]!, repos[2]!);
-    const failed = await waitFor(
-      'failed',
-      async () => {
-        const x = await getAnalysis(created.analysis.id);
-        return x.state === 'failed' ? x : undefined;
-      },
-      60_000,
-      100,
-    );
+    const failed = await failedAnalysis(created.analysis.id, 60_000);
     expect(failed.error).toMatchObject({ code: 'REPOSITORY_TOO_LARGE', limit: 'maxFiles' });
     expect(failed.stages.find((s: { name: string }) => s.name === 'inventory').state).toBe('failed');
     // A failed analysis does not block the pair: a new request makes a new analysis.

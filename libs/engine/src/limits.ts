@@ -29,12 +29,12 @@ export class Deadline {
   remainingMs(): number {
     return Math.max(1, this.end - Date.now());
   }
-  /** The budget is spent (check() would throw the limit). */
+  /** The budget is spent: check() throws the limit. */
   expired(): boolean {
-    return Date.now() >= this.end;
+    return Date.now() > this.end;
   }
   check(): void {
     if (this.signal?.aborted) throw new EngineError('CANCELLED', 'analysis cancelled');
-    if (Date.now() > this.end) throw new EngineError('REPOSITORY_TOO_LARGE', 'wall-clock budget exceeded', 'timeBudgetMs');
+    if (this.expired()) throw new EngineError('REPOSITORY_TOO_LARGE', 'wall-clock budget exceeded', 'timeBudgetMs');
   }
 }

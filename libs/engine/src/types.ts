@@ -273,7 +273,17 @@ export interface RewrittenHistory {
    * What the two sides' copies of the newest of them changed (lineage/slices.ts): the same content (a copy), or each
    * its own part (two slices of one history). Absent in manifests of engines before 0.7.9.
    */
-  content?: { compared: number; shared: number; changed: number };
+  content?: SliceContent;
+}
+
+/** What the two sides' copies of the commits they hold under other ids changed (lineage/slices.ts). */
+export interface SliceContent {
+  /** matched commits compared (the newest SLICE_SAMPLE, by author time) that changed content on both sides */
+  compared: number;
+  /** blobs written on both sides, summed over the compared commits */
+  shared: number;
+  /** the smaller side's blobs written, summed over the compared commits */
+  changed: number;
 }
 
 export interface Rename {

@@ -1,9 +1,9 @@
 // The HISTORY layer's own items: commits both histories hold, by id (shared commits), as a common line under other
 // ids (a history converted twice, a re-import: the same trees or the same author, time and message commit after
 // commit), or as a history rewritten apart; and the layer's score from how much of the smaller history they are.
-import type { ChronologyFact, EvidenceItem, Topology } from '../types';
+import type { ChronologyFact, EvidenceItem, SliceContent, Topology } from '../types';
 import { commonLineHow } from '../lineage/common-line';
-import { slicesApart, type SliceContent } from '../lineage/slices';
+import { slicesApart } from '../lineage/slices';
 import { dec, isoTime } from './format';
 
 /** A side's history held in common scores from HISTORY_FLOOR up, reaching 1 when all of the smaller history is. */

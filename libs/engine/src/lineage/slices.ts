@@ -4,6 +4,7 @@
 // (notebook and qtconsole, each filtered from IPython's history to its own subtree) hold the same commits too, each
 // with only its own part of every change: the commits prove common ancestry, and nothing in them says one side took
 // from the other. Pure but for the git call that lists what each commit changed.
+import type { SliceContent } from '../types';
 import type { WalkRecords } from './walk-records';
 
 /**
@@ -25,16 +26,6 @@ const EMPTY_BLOBS: ReadonlySet<string> = new Set([
   'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391',
   '473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813',
 ]);
-
-/** What the two sides' copies of the commits they hold under other ids changed. */
-export interface SliceContent {
-  /** matched commits compared (the newest SLICE_SAMPLE, by author time) that changed content on both sides */
-  compared: number;
-  /** blobs written on both sides, summed over the compared commits */
-  shared: number;
-  /** the smaller side's blobs written, summed over the compared commits */
-  changed: number;
-}
 
 /** Two slices of one history: the commits in common changed mostly different content on each side. */
 export const slicesApart = (s: SliceContent | undefined): boolean =>

@@ -160,9 +160,10 @@ export function declaration(r: ReadingContext, by: Side, f: Found, earlier: Earl
     specific,
     weight: w,
     commonUpstream: also ? found.name : null,
-    // …not when the name is its own too: "platformdirs, a more active fork of appdirs", in appdirs' deprecation
-    // notice, speaks of the other side.
-    forkOfShared: shared && !w && !self && !bothSiblings && !also && !specific && !repository && !r.view[by].current.has(found.name),
+    // The last branch of the detail above (a weight of 0 otherwise comes only with shared history, a name that is
+    // not the other side's own, and no repository), and not for a name the declarer carries too: "platformdirs, a more
+    // active fork of appdirs", in appdirs' deprecation notice, speaks of the other side.
+    forkOfShared: !w && !bothSiblings && !also && !r.view[by].current.has(found.name),
     votes: [{ kind: 'DECLARATION', original: w ? other(by) : 'none', weight: w, detail: d }],
     evidence: [item('DECLARED_UPSTREAM', itemWeight, d, { ...at(r, by, found), ...(also ? at(r, other(by), also) : {}) })],
     chronology: [
