@@ -7,6 +7,8 @@ import type { IndexerState } from './indexer';
 export interface WriterStatus {
   readonly isWriter: boolean;
   readonly state: IndexerState;
+  /** why it halted, set with `state` (null unless halted) */
+  readonly haltReason: string | null;
 }
 
 type FactListQuery = z.output<typeof factsApi.FactListQuery>;
@@ -153,6 +155,9 @@ export function registerHandlers(nats: Nats, projections: Projections, chain: Ch
   nats.serve(subjects.facts.protocol, async (_q, ctx) => {
     const contract = await nats.request(subjects.chain.contract, {}, { requestId: ctx.requestId }).catch(() => null);
     const m = await projections.meta();
+    // The writer marks itself halted inside the transaction that stores the reason, so for a moment its state is
+    // 'halted' before the stored reason is visible: report its own reason then, never a halt without one.
+    const haltReason = m.haltReason ?? (writer.state === 'halted' ? writer.haltReason : null);
     return {
       chainId: contract?.chainId ?? null,
       registryAddress: contract?.address ?? null,
@@ -165,8 +170,8 @@ export function registerHandlers(nats: Nats, projections: Projections, chain: Ch
         lagBlocks: m.lagBlocks,
         writer: writer.isWriter,
         // A halt is the whole indexer's (whoever takes the lease halts too), so every replica reports it from the cursor.
-        state: m.haltReason === null ? writer.state : 'halted',
-        halted: m.haltReason,
+        state: haltReason === null ? writer.state : 'halted',
+        halted: haltReason,
       },
     };
   });

@@ -20,6 +20,9 @@ runMain('fact-indexer', async () => {
     get state() {
       return indexer?.state ?? ('standby' as const);
     },
+    get haltReason() {
+      return indexer?.haltReason ?? null;
+    },
   };
   await startService({
     ...baseServiceOptions('fact-indexer', config),
