@@ -5,7 +5,6 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { lineageFactKey } from '@lineage/registry';
 import { CasePublishedEvent, eventSubjects } from '@lineage/schemas';
-import type { EvidenceItem } from '@lineage/engine';
 import { startStack, type Stack } from '../support/stack';
 import { sleep, startService, waitFor, waitReady } from '../support/processes';
 import { json } from '../support/http';
@@ -203,7 +202,7 @@ describe('GET /cases/{id}', () => {
     expect(c.summary).toContain('produced 130 evidence items');
     expect(c.summary).not.toMatch(/stolen|theft|steal|plagiar|infring|illegal|guilt/i);
     expect(c.layers).toHaveLength(6);
-    expect(c.chronology[0]).toMatchObject({ kind: 'HEAD_TIME', side: 'origin', at: '1700000000' });
+    expect(c.chronology[0]).toMatchObject({ kind: 'PINNED_COMMIT', side: 'origin', at: '1700000000' });
     expect(c.alternatives.map((a: { verdict: string; chosen: boolean }) => [a.verdict, a.chosen])).toEqual([
       ['LIKELY_DERIVED', true],
       ['INDEPENDENT', false],
@@ -343,13 +342,14 @@ describe('GET /cases/{id}', () => {
 describe('GET /cases/{id}/evidence', () => {
   const items = fixtureEvidence(130, 0);
   const ranked = rankEvidence(items);
+  type Item = (typeof ranked)[number];
   type F = { layer?: string; strength?: string; kind?: string; path?: string };
-  const matches = (e: EvidenceItem, f: F) =>
+  const matches = (e: Item, f: F) =>
     (!f.layer || e.layer === f.layer) &&
     (!f.strength || e.strength === f.strength) &&
     (!f.kind || e.kind === f.kind) &&
     (!f.path || Boolean(e.origin?.path.startsWith(f.path)) || Boolean(e.target?.path.startsWith(f.path)));
-  const count = (list: EvidenceItem[], key: (e: EvidenceItem) => string) => {
+  const count = (list: Item[], key: (e: Item) => string) => {
     const out: Record<string, number> = {};
     for (const e of list) out[key(e)] = (out[key(e)] ?? 0) + 1;
     return out;

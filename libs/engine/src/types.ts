@@ -1,23 +1,34 @@
 // Public result types. Every stage output is plain JSON data (arrays, strings,
 // integers) so the pipeline can persist it at a stage boundary and resume.
 
-export type Verdict = 'INDEPENDENT' | 'SHARED_UPSTREAM' | 'DECLARED_FORK' | 'LIKELY_DERIVED' | 'HEAVILY_DERIVED' | 'INSUFFICIENT_EVIDENCE';
-export type Confidence = 'LOW' | 'MEDIUM' | 'HIGH';
-export type Direction = 'ORIGIN_TO_TARGET' | 'TARGET_TO_ORIGIN' | 'NONE';
-export type Layer = 'CODE' | 'STRUCTURE' | 'HISTORY' | 'TEST' | 'LANGUAGE' | 'DEPENDENCY';
-export type Strength = 'WEAK' | 'MODERATE' | 'STRONG';
-export type Side = 'origin' | 'target';
-export type StageName = 'resolve' | 'fetch' | 'inventory' | 'fingerprint' | 'history' | 'compare' | 'decide' | 'manifest' | 'publish';
+import type {
+  ChronologyKind,
+  Confidence,
+  Direction,
+  EvidenceKind,
+  Layer,
+  LineageSignalKind,
+  StageName,
+  Strength,
+  Verdict,
+} from '@lineage/vocabulary';
 
-export const VERDICTS: readonly Verdict[] = [
-  'INDEPENDENT',
-  'SHARED_UPSTREAM',
-  'DECLARED_FORK',
-  'LIKELY_DERIVED',
-  'HEAVILY_DERIVED',
-  'INSUFFICIENT_EVIDENCE',
-];
-export const LAYERS: readonly Layer[] = ['CODE', 'STRUCTURE', 'HISTORY', 'TEST', 'LANGUAGE', 'DEPENDENCY'];
+// The shared vocabularies are declared once, in @lineage/vocabulary; the engine's public surface re-exports them.
+export {
+  VERDICTS,
+  LAYERS,
+  type ChronologyKind,
+  type Confidence,
+  type Direction,
+  type EngineStageName,
+  type EvidenceKind,
+  type Layer,
+  type LineageSignalKind,
+  type StageName,
+  type Strength,
+  type Verdict,
+} from '@lineage/vocabulary';
+export type Side = 'origin' | 'target';
 
 export interface RepoRef {
   /** A local git repository, bare or with a work tree (the work tree is never read). */
@@ -314,7 +325,7 @@ export interface Location {
 export interface EvidenceItem {
   id: string;
   layer: Layer;
-  kind: string;
+  kind: EvidenceKind;
   strength: Strength;
   /** fixed-precision decimal string, 4 places */
   score: string;
@@ -326,7 +337,7 @@ export interface EvidenceItem {
 
 /** A signal on which side is the original, from shared history (HISTORY layer). */
 export interface LineageSignal {
-  kind: 'ANCESTRY' | 'DECLARATION' | 'SUCCESSOR' | 'IDENTITY' | 'RENAMED_AT_FORK' | 'MAINTAINERS' | 'SYNC_MERGES' | 'POST_FORK_CHRONOLOGY';
+  kind: LineageSignalKind;
   /** the side this signal says is the original (`none`: recorded, but it cannot tell) */
   original: Side | 'none';
   /** decimal string, 4 places: the weight it carries in the decision (ancestry 10: certain) */
@@ -360,7 +371,7 @@ export interface LineageResult {
 }
 
 export interface ChronologyFact {
-  kind: string;
+  kind: ChronologyKind;
   side: Side | 'both';
   /** Unix seconds as a decimal string, or null when unknown */
   time: string | null;

@@ -3,14 +3,16 @@
  * Value 0 means "none" on chain (no assertion, not resolved) and maps to null.
  */
 
-export const OUTCOMES = ['TRUE', 'FALSE', 'UNDETERMINED'] as const;
-export type Outcome = (typeof OUTCOMES)[number];
+import {
+  ASSERTION_STATUSES,
+  OUTCOMES,
+  RESOLUTION_KINDS,
+  type AssertionStatus,
+  type Outcome,
+  type ResolutionKind,
+} from '@lineage/vocabulary';
 
-export const ASSERTION_STATUSES = ['ASSERTED', 'CHALLENGED', 'RESOLVED'] as const;
-export type AssertionStatus = (typeof ASSERTION_STATUSES)[number];
-
-export const RESOLUTION_KINDS = ['LIVENESS', 'ARBITRATION'] as const;
-export type ResolutionKind = (typeof RESOLUTION_KINDS)[number];
+export { ASSERTION_STATUSES, OUTCOMES, RESOLUTION_KINDS, type AssertionStatus, type Outcome, type ResolutionKind };
 
 function toUint8<T extends string>(values: readonly T[], value: T): number {
   const index = values.indexOf(value);

@@ -1,4 +1,17 @@
+import {
+  ACTIVITY_KINDS,
+  ASSERTION_STATUSES,
+  CONFIDENCES,
+  DIRECTIONS,
+  LAYERS,
+  OUTCOMES,
+  STAGE_NAMES,
+  STRENGTHS,
+  VERDICTS,
+} from '@lineage/vocabulary';
 import { z } from './zod';
+
+export { ACTIVITY_KINDS, LAYERS, OUTCOMES, STAGE_NAMES, VERDICTS };
 
 const UINT256_MAX = 2n ** 256n - 1n;
 /**
@@ -31,37 +44,20 @@ export const Address = z
   .regex(/^0x[0-9a-fA-F]{40}$/, 'address')
   .openapi({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
 
-export const VERDICTS = [
-  'INDEPENDENT',
-  'SHARED_UPSTREAM',
-  'DECLARED_FORK',
-  'LIKELY_DERIVED',
-  'HEAVILY_DERIVED',
-  'INSUFFICIENT_EVIDENCE',
-] as const;
+// The vocabularies are declared once, in @lineage/vocabulary; here they become zod enums for the wire.
 export const Verdict = z.enum(VERDICTS);
-export const Confidence = z.enum(['LOW', 'MEDIUM', 'HIGH']);
-export const Direction = z.enum(['ORIGIN_TO_TARGET', 'TARGET_TO_ORIGIN', 'NONE']);
-export const LAYERS = ['CODE', 'STRUCTURE', 'HISTORY', 'TEST', 'LANGUAGE', 'DEPENDENCY'] as const;
+export const Confidence = z.enum(CONFIDENCES);
+export const Direction = z.enum(DIRECTIONS);
 export const Layer = z.enum(LAYERS);
-export const Strength = z.enum(['WEAK', 'MODERATE', 'STRONG']);
+export const Strength = z.enum(STRENGTHS);
 
 export const ANALYSIS_STATES = ['queued', 'running', 'cancelling', 'cancelled', 'failed', 'completed'] as const;
 export const AnalysisState = z.enum(ANALYSIS_STATES);
 export const StageState = z.enum(['pending', 'running', 'done', 'cancelled', 'failed']);
-export const STAGE_NAMES = ['resolve', 'fetch', 'inventory', 'fingerprint', 'history', 'compare', 'decide', 'manifest', 'publish'] as const;
 export const StageName = z.enum(STAGE_NAMES);
 
-export const OUTCOMES = ['TRUE', 'FALSE', 'UNDETERMINED'] as const;
 export const Outcome = z.enum(OUTCOMES);
-export const FactStatus = z.enum(['ASSERTED', 'CHALLENGED', 'RESOLVED']);
-export const ACTIVITY_KINDS = [
-  'TemplateRegistered',
-  'PolicyRegistered',
-  'FactAsserted',
-  'AssertionChallenged',
-  'AssertionResolved',
-] as const;
+export const FactStatus = z.enum(ASSERTION_STATUSES);
 export const ActivityKind = z.enum(ACTIVITY_KINDS);
 
 /**

@@ -3,10 +3,10 @@
 import { createHash } from 'node:crypto';
 import { canonicalBytes, type EvidenceItem, type Manifest } from '@lineage/engine';
 import type { AnalysisCompletedEvent } from '@lineage/schemas';
+import { LAYERS, STRENGTHS } from '@lineage/vocabulary';
 
-const LAYERS = ['CODE', 'STRUCTURE', 'HISTORY', 'TEST', 'LANGUAGE', 'DEPENDENCY'] as const;
-const STRENGTHS = ['WEAK', 'MODERATE', 'STRONG'] as const;
-const KINDS = ['CODE_FRAGMENT', 'SAME_FILE_LAYOUT', 'SHARED_COMMIT', 'SAME_TEST_NAME', 'RARE_IDENTIFIER', 'SAME_DEPENDENCY'] as const;
+// Evidence kinds the engine records, one from each layer.
+const KINDS = ['CODE_FRAGMENT', 'SAME_FILE_PATH', 'SHARED_COMMITS', 'SAME_TEST_NAME', 'SHARED_IDENTIFIER', 'SAME_DEPENDENCY'] as const;
 const DIRS = ['src/core/', 'src/util/', 'test/', 'docs/'] as const;
 const LANGS = ['typescript', 'python', undefined] as const;
 
@@ -63,7 +63,7 @@ export function fixtureManifest(o: FixtureOptions): Manifest {
     inventory: { origin: summary, target: summary },
     skipped: [],
     chronology: [
-      { kind: 'HEAD_TIME', side: 'origin', time: '1700000000', commit: o.originCommit, detail: 'pinned origin commit time' },
+      { kind: 'PINNED_COMMIT', side: 'origin', time: '1700000000', commit: o.originCommit, detail: 'pinned origin commit time' },
       {
         kind: 'MATERIAL_FIRST_APPEARANCE',
         side: 'both',

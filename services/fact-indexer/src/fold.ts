@@ -1,11 +1,11 @@
 // Pure state transitions: how one registry event changes a fact's view and an
 // assertion's record. No I/O here, so the rules are unit-tested directly.
-import { outcomeFromUint8, resolutionKindFromUint8 } from '@lineage/registry';
+import { outcomeFromUint8, resolutionKindFromUint8, type AssertionStatus, type Outcome, type ResolutionKind } from '@lineage/registry';
 import type { factsApi } from '@lineage/schemas';
 
 export type ChainEvent = factsApi.ChainEvent;
-export type Outcome = 'TRUE' | 'FALSE' | 'UNDETERMINED';
-export type Status = 'ASSERTED' | 'CHALLENGED' | 'RESOLVED';
+export type { Outcome };
+export type Status = AssertionStatus;
 
 export interface FactView {
   outcome: Outcome;
@@ -36,7 +36,7 @@ export interface AssertionState {
   caseId: string | null;
   resolutionId: string | null;
   resolvedOutcome: Outcome | null;
-  how: 'LIVENESS' | 'ARBITRATION' | null;
+  how: ResolutionKind | null;
   resolvedAt: string | null;
 }
 
@@ -52,7 +52,7 @@ export const outcomeOf = (raw: string): Outcome => {
   return o;
 };
 
-export const howOf = (raw: string): 'LIVENESS' | 'ARBITRATION' => {
+export const howOf = (raw: string): ResolutionKind => {
   const h = resolutionKindFromUint8(BigInt(raw));
   if (!h) throw new Error('event carries resolution kind NONE');
   return h;

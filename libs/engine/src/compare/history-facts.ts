@@ -1,7 +1,7 @@
 // The HISTORY layer's own items: commits both histories hold, by id (shared commits), as a common line under other
 // ids (a history converted twice, a re-import: the same trees or the same author, time and message commit after
 // commit), or as a history rewritten apart; and the layer's score from how much of the smaller history they are.
-import type { ChronologyFact, EvidenceItem, SliceContent, Topology } from '../types';
+import type { ChronologyFact, EvidenceItem, EvidenceKind, SliceContent, Topology } from '../types';
 import { commonLineHow } from '../lineage/common-line';
 import { slicesApart } from '../lineage/slices';
 import { dec, isoTime } from './format';
@@ -76,7 +76,7 @@ export function historyFacts(topo: Topology, walked: { origin: number; target: n
   return out;
 }
 
-function item(kind: string, score: number, detail: string): EvidenceItem {
+function item(kind: EvidenceKind, score: number, detail: string): EvidenceItem {
   return { id: '', layer: 'HISTORY', kind, strength: 'STRONG', score: dec(score), origin: null, target: null, detail };
 }
 

@@ -1,3 +1,4 @@
+import { REGISTRY_EVENTS, RESOLUTION_KINDS } from '@lineage/vocabulary';
 import { z } from '../zod';
 import { ActivityKind, Address, DecimalId, FactStatus, Hash32, Outcome, QueryBoolean, Timestamp, Cursor, Limit, page } from '../common';
 
@@ -143,7 +144,7 @@ export const Resolution = z
     factKey: DecimalId,
     assertionId: DecimalId,
     outcome: Outcome,
-    method: z.enum(['LIVENESS', 'ARBITRATION']),
+    method: z.enum(RESOLUTION_KINDS),
     canonical: FactView.nullable(),
     latest: FactView.nullable(),
     blockNumber: DecimalId,
@@ -246,17 +247,6 @@ export const ChainContract = z
 
 // ---- chain-reader → fact-indexer (internal; not public routes) ----
 
-export const REGISTRY_EVENTS = [
-  'OwnershipTransferred',
-  'TemplateRegistered',
-  'PolicyRegistered',
-  'FactAsserted',
-  'AssertionChallenged',
-  'AssertionResolved',
-  'NonceInvalidated',
-  'BondCredited',
-  'BondWithdrawn',
-] as const;
 export const RegistryEventName = z.enum(REGISTRY_EVENTS);
 
 export const BlockRange = z

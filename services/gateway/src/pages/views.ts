@@ -7,8 +7,10 @@ import { html, query, raw, safeHref, type Html } from './html';
 import { layout } from './layout';
 import { renderTimeline, timelineFrom } from './timeline';
 import {
+  CHRONOLOGY_WORDS,
   CONFIDENCE_WORDS,
   DIRECTION_WORDS,
+  EVIDENCE_WORDS,
   LAYER_WORDS,
   SIGNALS,
   STAGE_WORDS,
@@ -19,6 +21,7 @@ import {
   repositoryName,
   shortCommit,
   visible,
+  wordsFor,
 } from './wording';
 
 type Analysis = z.infer<typeof analysisApi.Analysis>;
@@ -39,7 +42,7 @@ type Wire = z.infer<typeof WireError>;
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: Wire };
 
 const repo = (url: string) => visible(url);
-const verdictBadge = (v: string) => html`<span class="verdict verdict-${v.toLowerCase()}">${VERDICT_WORDS[v]?.title ?? v}</span>`;
+const verdictBadge = (v: string) => html`<span class="verdict verdict-${v.toLowerCase()}">${wordsFor(VERDICT_WORDS, v)?.title ?? v}</span>`;
 
 // ---------------------------------------------------------------------------------------------- home
 
@@ -235,7 +238,7 @@ export function casePage(d: CasePageData): Html {
   // The evidence list: the page of the filters, then every item this page links to that is not on it.
   const listed = new Map<string, EvidenceItem>(d.evidence.items.map((i) => [i.id, i]));
   const referenced = [...d.signals, ...r.highlights].filter((i, n, all) => !listed.has(i.id) && all.findIndex((j) => j.id === i.id) === n);
-  const signalGroups = SIGNALS.map((s) => ({ ...s, items: d.signals.filter((i) => s.kinds.includes(i.kind)) }));
+  const signalGroups = SIGNALS.map((s) => ({ ...s, items: d.signals.filter((i) => (s.kinds as readonly string[]).includes(i.kind)) }));
   const forkItems = signalGroups.find((s) => s.key === 'fork')!.items;
   const chronologyItems = signalGroups.find((s) => s.key === 'chronology')!.items;
   const tl = timelineFrom(r);
@@ -297,7 +300,7 @@ ${renderTimeline(tl, {
 <table class="chronology">
 <thead><tr><th scope="col">What</th><th scope="col">Side</th><th scope="col">Commit</th><th scope="col">When (UTC)</th><th scope="col">Detail</th></tr></thead>
 <tbody>
-${r.chronology.map((c) => html`<tr><th scope="row">${c.kind}</th><td>${c.side}</td><td><code>${shortCommit(c.commit)}</code></td><td>${isoTime(c.at)}</td><td>${visible(c.description)}</td></tr>\n`)}</tbody>
+${r.chronology.map((c) => html`<tr><th scope="row" title="${wordsFor(CHRONOLOGY_WORDS, c.kind) ?? ''}">${c.kind}</th><td>${c.side}</td><td><code>${shortCommit(c.commit)}</code></td><td>${isoTime(c.at)}</td><td>${visible(c.description)}</td></tr>\n`)}</tbody>
 </table>
 </details>
 </section>
@@ -353,7 +356,7 @@ function location(l: EvidenceItem['origin']): Html | string {
 
 function evidenceItem(i: EvidenceItem): Html {
   return html`<li id="${evidenceAnchor(i.id)}" class="evidence strength-${i.strength.toLowerCase()}">
-<p class="evidence-head"><span class="kind">${i.kind}</span> <span class="layer">${i.layer}</span> <span class="strength">${i.strength.toLowerCase()}</span> <span class="score">score ${i.score}</span>${i.language ? html` <span class="lang">${i.language}</span>` : ''}</p>
+<p class="evidence-head"><span class="kind" title="${wordsFor(EVIDENCE_WORDS, i.kind) ?? ''}">${i.kind}</span> <span class="layer">${i.layer}</span> <span class="strength">${i.strength.toLowerCase()}</span> <span class="score">score ${i.score}</span>${i.language ? html` <span class="lang">${i.language}</span>` : ''}</p>
 <p class="evidence-detail">${visible(i.detail)}</p>
 ${i.origin || i.target ? html`<p class="evidence-loc">origin ${location(i.origin)} · target ${location(i.target)}</p>` : ''}
 </li>\n`;

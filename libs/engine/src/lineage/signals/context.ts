@@ -1,7 +1,7 @@
 // What every lineage signal reads and returns (docs/engine.md, "Signals on which side is the original"): the topology,
 // both sides' inputs, and typed votes, evidence items and chronology facts that the runner (./index.ts) puts in order.
 import { dec } from '../../compare/format';
-import type { ChronologyFact, EvidenceItem, LineageSignal, Location, NameRef, Side, Topology } from '../../types';
+import type { ChronologyFact, EvidenceItem, EvidenceKind, LineageSignal, Location, NameRef, Side, Topology } from '../../types';
 
 export interface SideLineageInput {
   url?: string;
@@ -53,7 +53,7 @@ export const pct = (x: number): string => `${Math.round(x * 100)}%`;
 
 /** A HISTORY evidence item: its strength and score follow the weight (2 and up strong, 1 and up moderate). */
 export function item(
-  kind: string,
+  kind: EvidenceKind,
   weight: number,
   detail: string,
   locs: { origin?: Location | null; target?: Location | null } = {},
