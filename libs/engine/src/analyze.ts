@@ -1,20 +1,15 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isCodeClass } from './classify';
-import { compare } from './compare';
-import { decide } from './decide/index';
 import { EngineError, inStage, type ErrorSide } from './errors';
-import { fingerprint, type FingerprintMemo } from './fingerprint';
 import { BlobReader } from './git/catfile';
 import { resolveGitDir } from './git/runner';
-import { histories } from './history';
-import { inventory } from './inventory';
 import { Deadline, resolveLimits } from './limits';
-import { buildManifest } from './manifest';
+import { runStages } from './stages';
 import { GRAMMARS } from './tokenize/treesitter';
 import { DEFAULT_K, DEFAULT_WINDOW } from './winnow';
 import { FingerprintPool } from './workers/pool';
-import type { AnalysisResult, Comparison, History, Inventory, Limits, ProgressFn, RepoRef } from './types';
+import type { AnalysisResult, Inventory, Limits, ProgressFn, RepoRef } from './types';
 
 /** Below this many bytes of code (both sides) fingerprinting stays on the calling thread. */
 export const MIN_BYTES_FOR_WORKERS = 4_000_000;
@@ -38,84 +33,60 @@ export interface AnalyzeInput {
   pool?: FingerprintPool;
 }
 
-/** Runs inventory → fingerprint → compare → decide → manifest, the history stage beside the first two; cancellable between stages. */
+/** Runs the engine's stages (stages.ts) on two local repositories, overlapping where they can; cancellable between stages. */
 export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
   const limits = resolveLimits(input.limits);
-  const deadline = new Deadline(limits.timeBudgetMs, input.signal);
-  const stage = { limits, onProgress: input.onProgress, signal: input.signal, deadline };
   const workers = Math.max(1, input.workers ?? Math.min(2, availableParallelism()));
-  const between = (): void => {
-    if (input.signal?.aborted) throw new EngineError('CANCELLED', 'analysis cancelled');
-    deadline.check();
-  };
-
   // One cat-file process per side serves every stage: each git process started is a fork of this one.
   const dirs = { origin: repositoryDir(input.origin, 'origin'), target: repositoryDir(input.target, 'target') };
   const readers = { origin: new BlobReader(dirs.origin), target: new BlobReader(dirs.target) };
-  // Ends the history walks when the analysis stops early (they run beside the inventory).
-  const stopHistory = new AbortController();
-  const onAbort = (): void => stopHistory.abort();
+  // Ends the stages still running (the history walks beside the inventory) when the analysis stops early.
+  const stop = new AbortController();
+  const onAbort = (): void => stop.abort();
   input.signal?.addEventListener('abort', onAbort, { once: true });
+  let own: FingerprintPool | null = null;
   try {
-    const o = { ...stage, side: 'origin' as const, reader: readers.origin };
-    const t = { ...stage, side: 'target' as const, reader: readers.target };
-    const [oCommit, tCommit] = await Promise.all([
+    const [origin, target] = await Promise.all([
       inStage('inventory', 'origin', () => readers.origin.resolveCommit(input.origin.commit)),
       inStage('inventory', 'target', () => readers.target.resolveCommit(input.target.commit)),
     ]);
-    const inventories = {
-      origin: inStage('inventory', 'origin', () => inventory({ ...input.origin, commit: oCommit }, o)),
-      target: inStage('inventory', 'target', () => inventory({ ...input.target, commit: tCommit }, t)),
-    };
-    // git log runs in its own processes while this one lists, classifies and then fingerprints: the history
-    // stage starts with the inventory and keeps the code paths it names once it is known.
-    const pairHistory = inStage('history', null, () =>
-      histories(
-        input.origin,
-        input.target,
-        { origin: { commit: oCommit, inventory: inventories.origin }, target: { commit: tCommit, inventory: inventories.target } },
-        { ...stage, signal: stopHistory.signal, readers },
-      ),
+    const output = await runStages(
+      {
+        repos: { origin: input.origin, target: input.target },
+        commits: { origin, target },
+        limits,
+        deadline: new Deadline(limits.timeBudgetMs, input.signal),
+        // The caller's signal cancels; `stop` ends what is still running once the analysis has stopped (failed).
+        signal: input.signal ? AbortSignal.any([input.signal, stop.signal]) : stop.signal,
+        onProgress: input.onProgress,
+        readers,
+        // Each worker pays for loading and warming up the WASM grammars; below this much code one thread is faster.
+        // (Measured: on 2 cores a second thread does not pay for its start-up below ~1 MB either.)
+        pool: (inv) => {
+          if (input.pool) return input.pool;
+          if (own) return own;
+          const { codeBytes, parsedBytes } = codeSize(inv.origin, inv.target);
+          own = new FingerprintPool(codeBytes < MIN_BYTES_FOR_WORKERS && !input.forceWorkers ? 1 : workers, DEFAULT_K, DEFAULT_WINDOW, {
+            optimiseParser: parsedBytes >= OPTIMISE_PARSER_MIN_BYTES,
+          });
+          return own;
+        },
+        // The pool stays up for compare, where dating fingerprints old versions in its workers, then frees its memory.
+        closePoolAfterDating: !input.pool,
+      },
+      { overlap: true },
     );
-    pairHistory.catch(() => undefined); // awaited below; an earlier failure must not leave it unhandled
-    const [oInv, tInv] = await Promise.all([inventories.origin, inventories.target]);
-    between();
-    // Each worker pays for loading and warming up the WASM grammars; below this much code one thread is faster.
-    // (Measured: on 2 cores a second thread does not pay for its start-up below ~1 MB either.)
-    const { codeBytes, parsedBytes } = codeSize(oInv, tInv);
-    const pool =
-      input.pool ??
-      new FingerprintPool(codeBytes < MIN_BYTES_FOR_WORKERS && !input.forceWorkers ? 1 : workers, DEFAULT_K, DEFAULT_WINDOW, {
-        optimiseParser: parsedBytes >= OPTIMISE_PARSER_MIN_BYTES,
-      });
-    let comparison;
-    try {
-      // A blob both sides hold (a fork's unchanged files) is tokenised once.
-      const memo: FingerprintMemo = new Map();
-      const [oFp, tFp] = await Promise.all([
-        inStage('fingerprint', 'origin', () => fingerprint(input.origin, oInv, { ...o, pool, memo })),
-        inStage('fingerprint', 'target', () => fingerprint(input.target, tInv, { ...t, pool, memo })),
-      ]);
-      memo.clear();
-      const { origin: oHist, target: tHist, topology } = await pairHistory;
-      between();
-      // The pool stays up for compare: dating fingerprints old versions in its workers, off this thread.
-      comparison = await inStage('compare', null, () =>
-        compare(
-          { repo: input.origin, inventory: oInv, fingerprints: oFp, history: oHist },
-          { repo: input.target, inventory: tInv, fingerprints: tFp, history: tHist },
-          { ...stage, readers, topology, pool, closePoolAfterDating: !input.pool },
-        ),
-      );
-    } finally {
-      if (!input.pool) await pool.close();
-    }
-    const { origin: oHist, target: tHist } = await pairHistory;
-    between();
-    return await inStage('decide', null, async () => finish(input, limits, oInv, tInv, oHist, tHist, comparison));
+    const [inventories, comparison, decision, m] = await Promise.all([
+      output('inventory'),
+      output('compare'),
+      output('decide'),
+      output('manifest'),
+    ]);
+    return { ...m, decision, comparison, inventories };
   } finally {
     input.signal?.removeEventListener('abort', onAbort);
-    stopHistory.abort();
+    stop.abort();
+    if (own) await (own as FingerprintPool).close();
     readers.origin.close();
     readers.target.close();
   }
@@ -148,29 +119,4 @@ function repositoryDir(repo: RepoRef, side: ErrorSide): string {
     if (err instanceof EngineError) err.side = side;
     throw err;
   }
-}
-
-function finish(
-  input: AnalyzeInput,
-  limits: Limits,
-  oInv: Inventory,
-  tInv: Inventory,
-  oHist: History,
-  tHist: History,
-  comparison: Comparison,
-): AnalysisResult {
-  const decision = decide(comparison);
-  input.onProgress?.({ stage: 'decide', done: 1, total: 1, unit: 'items' });
-  const m = buildManifest({
-    pair: { origin: input.origin, target: input.target },
-    commits: { origin: oInv.commit, target: tInv.commit },
-    limits,
-    parameters: { k: DEFAULT_K, window: DEFAULT_WINDOW },
-    inventories: { origin: oInv, target: tInv },
-    history: { origin: oHist, target: tHist },
-    comparison,
-    decision,
-  });
-  input.onProgress?.({ stage: 'manifest', done: 1, total: 1, unit: 'items' });
-  return { ...m, decision, comparison, inventories: { origin: oInv, target: tInv } };
 }

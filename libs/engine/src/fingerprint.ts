@@ -3,7 +3,7 @@ import { resolveGitDir } from './git/runner';
 import { isCodeClass } from './classify';
 import { LICENCE_FILE } from './lineage/licence';
 import { DOC_FILE } from './lineage/names';
-import { Deadline, resolveLimits } from './limits';
+import { stageBudget } from './limits';
 import { FingerprintPool } from './workers/pool';
 import { DEFAULT_K, DEFAULT_WINDOW } from './winnow';
 import type { FileJob, FileResult } from './fingerprint-file';
@@ -39,8 +39,7 @@ const MAX_MANIFEST_BYTES = 256 * 1024;
  * worker threads; output order follows the inventory (sorted by path).
  */
 export async function fingerprint(repo: RepoRef, inv: Inventory, opts: FingerprintOptions = {}): Promise<Fingerprints> {
-  const limits = resolveLimits(opts.limits);
-  const deadline = opts.deadline ?? new Deadline(limits.timeBudgetMs, opts.signal);
+  const { limits, deadline } = stageBudget(opts);
   const k = opts.k ?? DEFAULT_K;
   const w = opts.window ?? DEFAULT_WINDOW;
   const gitDir = resolveGitDir(repo.dir);

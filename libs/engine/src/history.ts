@@ -2,7 +2,7 @@ import { classifyPath, isCodeClass } from './classify';
 import { EngineError } from './errors';
 import { BlobReader } from './git/catfile';
 import { resolveGitDir, runGit, streamGitLines } from './git/runner';
-import { Deadline, resolveLimits } from './limits';
+import { Deadline, stageBudget } from './limits';
 import { IDENTITY_FILE, namesIn } from './lineage/names';
 import { formerIdentities } from './lineage/former-identity';
 import { PairView } from './git/pair-view';
@@ -43,8 +43,7 @@ export async function history(
   /** fed each commit's author time, e-mail, subject and name, id, parents, tree and time, as the topology reads them (OwnWalk) */
   own?: OwnWalkBuilder,
 ): Promise<History> {
-  const limits = resolveLimits(opts.limits);
-  const deadline = opts.deadline ?? new Deadline(limits.timeBudgetMs, opts.signal);
+  const { limits, deadline } = stageBudget(opts);
   const gitDir = resolveGitDir(repo.dir);
   // The inventory resolved the commit; git log of an id that is not there fails, reported as COMMIT_NOT_FOUND.
   const commit = source.commit;
@@ -361,8 +360,7 @@ export async function histories(
   inv: { origin: HistoryInventory; target: HistoryInventory },
   opts: StageOptions & { readers?: { origin: BlobReader; target: BlobReader } } = {},
 ): Promise<PairHistory> {
-  const limits = resolveLimits(opts.limits);
-  const deadline = opts.deadline ?? new Deadline(limits.timeBudgetMs, opts.signal);
+  const { limits, deadline } = stageBudget(opts);
   const base = { ...opts, limits, deadline };
   const commits = { origin: inv.origin.commit, target: inv.target.commit };
   const view = PairView.open(resolveGitDir(origin.dir), resolveGitDir(target.dir));

@@ -11,6 +11,7 @@ export { compare, type SideData } from './compare';
 export { decide, SUPPORT_THRESHOLDS, MIN_CODE_TOKENS, DECLARATION_CODE_FLOOR } from './decide/index';
 export { buildManifest, canonicalBytes, manifestHash, type ManifestInput } from './manifest';
 export { analyze, MIN_BYTES_FOR_WORKERS, type AnalyzeInput } from './analyze';
+export { runStages, STAGES, type AnalysisContext, type StageHooks, type StageOutputs, type StageResults } from './stages';
 export { classify, classifyPath, languageOf, isSafePath } from './classify';
 export { tokenize, grammarLoads, GRAMMARS, type TokenStream } from './tokenize';
 export { nativeParserInUse } from './tokenize/treesitter';

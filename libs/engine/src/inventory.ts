@@ -3,7 +3,7 @@ import { listTree } from './git/lstree';
 import { resolveGitDir } from './git/runner';
 import { classify, classifyPath, countLines, isMarkupInCodeFile, isSafePath, languageOf } from './classify';
 import { EngineError } from './errors';
-import { Deadline, resolveLimits } from './limits';
+import { Deadline, stageBudget } from './limits';
 import type { Inventory, InventoryFile, InventorySummary, Limits, ProgressFn, RepoRef, Side, SkippedItem } from './types';
 
 export interface StageOptions {
@@ -30,8 +30,7 @@ const byPath = <T extends { path: string }>(a: T, b: T): number => (a.path < b.p
  * accepted content stops with REPOSITORY_TOO_LARGE.
  */
 export async function inventory(repo: RepoRef, opts: StageOptions = {}): Promise<Inventory> {
-  const limits = resolveLimits(opts.limits);
-  const deadline = opts.deadline ?? new Deadline(limits.timeBudgetMs, opts.signal);
+  const { limits, deadline } = stageBudget(opts);
   const gitDir = resolveGitDir(repo.dir);
   const reader = opts.reader ?? new BlobReader(gitDir);
   try {

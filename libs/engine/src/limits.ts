@@ -38,3 +38,15 @@ export class Deadline {
     if (this.expired()) throw new EngineError('REPOSITORY_TOO_LARGE', 'wall-clock budget exceeded', 'timeBudgetMs');
   }
 }
+
+/**
+ * A stage's limits and deadline: the analysis's, passed by the runner (stages.ts), so every stage spends one budget;
+ * a stage called on its own (a test, a library user) gets the defaults and a budget of its own.
+ */
+export function stageBudget(opts: { limits?: Partial<Limits>; deadline?: Deadline; signal?: AbortSignal }): {
+  limits: Limits;
+  deadline: Deadline;
+} {
+  const limits = resolveLimits(opts.limits);
+  return { limits, deadline: opts.deadline ?? new Deadline(limits.timeBudgetMs, opts.signal) };
+}

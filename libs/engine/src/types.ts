@@ -15,6 +15,7 @@ import type {
 
 // The shared vocabularies are declared once, in @lineage/vocabulary; the engine's public surface re-exports them.
 export {
+  ENGINE_STAGE_NAMES,
   VERDICTS,
   LAYERS,
   type ChronologyKind,

@@ -1,24 +1,6 @@
-import {
-  buildManifest,
-  compare,
-  decide,
-  fingerprint,
-  histories,
-  inventory,
-  Deadline,
-  FingerprintPool,
-  DEFAULT_K,
-  DEFAULT_WINDOW,
-  type Comparison,
-  type Decision,
-  type FingerprintMemo,
-  type Fingerprints,
-  type Inventory,
-  type PairHistory,
-  type Limits,
-  type Progress,
-  type RepoRef,
-} from '@lineage/engine';
+// The pipeline's own stages: resolve and fetch come before the engine's (inventory to manifest), which the engine's
+// runner sequences (libs/engine/src/stages.ts) with the worker's bookkeeping around each (worker.ts).
+import { FingerprintPool, DEFAULT_K, DEFAULT_WINDOW, type Limits, type ManifestResult, type Progress } from '@lineage/engine';
 import { LimitError } from './limits';
 import { checkRemote, type CheckedRemote, type RemotePolicy } from './intake/remote-policy';
 import { commitTime, fetchCommit } from './intake/remote-git';
@@ -31,14 +13,11 @@ export interface StageContext {
   pair: Sides<{ url: string; commit: string }>;
   limits: Limits;
   maxRepoBytes: number;
-  workers: number;
   cache: RepoCache;
   policy: RemotePolicy;
   fetchTimeoutMs: number;
   onProgress: (p: Omit<Progress, 'stage'>) => void;
   signal: AbortSignal;
-  /** The analysis's time budget, what is left of it: one for all its stages, across workers and restarts (budget.ts). */
-  deadline: Deadline;
   /** Outputs of earlier stages (loaded from the store on resume). */
   load<T>(stage: string): Promise<T>;
   gitDirs: Sides<string>;
@@ -64,24 +43,25 @@ export function processPool(size: number): FingerprintPool {
   return shared.pool;
 }
 
-const side = (ctx: StageContext, s: 'origin' | 'target'): RepoRef => ({
-  dir: ctx.gitDirs[s],
-  commit: ctx.pair[s].commit,
-  url: ctx.pair[s].url,
-});
-const stageOpts = (ctx: StageContext, s: 'origin' | 'target') => ({
-  limits: ctx.limits,
-  signal: ctx.signal,
-  deadline: ctx.deadline,
-  side: s,
-  onProgress: (p: Progress) => ctx.onProgress(p),
-});
+/** What the manifest stage leaves in the store: the bytes as base64, for the publish stage. */
+export interface StoredManifest {
+  hash: string;
+  bytesBase64: string;
+  verdict: string;
+}
+
+/** A stage's output as the store keeps it (plain JSON; every output but the manifest already is). */
+export function stored(name: string, output: unknown): unknown {
+  if (name !== 'manifest') return output;
+  const m = output as ManifestResult;
+  return { hash: m.hash, bytesBase64: m.bytes.toString('base64'), verdict: m.manifest.verdict } satisfies StoredManifest;
+}
 
 /**
- * The pipeline's stages, each a function of the pinned pair and the outputs of
+ * The pipeline's own stages, each a function of the pinned pair and the outputs of
  * earlier stages. Every output is plain JSON: it is persisted at the boundary.
  */
-export const STAGES = {
+export const INTAKE_STAGES = {
   /** Re-verify both remotes against the policy and DNS (the network may have changed since validation). */
   async resolve(ctx: StageContext): Promise<ResolveOutput> {
     const [o, t] = await Promise.all([
@@ -113,72 +93,6 @@ export const STAGES = {
       ctx.onProgress({ done: ++done, total: 2, unit: 'items' });
     }
     return { committedAt };
-  },
-
-  async inventory(ctx: StageContext): Promise<Sides<Inventory>> {
-    const [origin, target] = await Promise.all([
-      inventory(side(ctx, 'origin'), stageOpts(ctx, 'origin')),
-      inventory(side(ctx, 'target'), stageOpts(ctx, 'target')),
-    ]);
-    return { origin, target };
-  },
-
-  async fingerprint(ctx: StageContext): Promise<Sides<Fingerprints>> {
-    const inv = await ctx.load<Sides<Inventory>>('inventory');
-    const pool = processPool(ctx.workers);
-    // A blob both sides hold (a fork's unchanged files) is tokenised once.
-    const memo: FingerprintMemo = new Map();
-    const [origin, target] = await Promise.all([
-      fingerprint(side(ctx, 'origin'), inv.origin, { ...stageOpts(ctx, 'origin'), pool, memo }),
-      fingerprint(side(ctx, 'target'), inv.target, { ...stageOpts(ctx, 'target'), pool, memo }),
-    ]);
-    return { origin, target };
-  },
-
-  /** Both histories, and how they relate (fork points, ancestry, authors): git answers it on a view of both caches. */
-  async history(ctx: StageContext): Promise<PairHistory> {
-    const inv = await ctx.load<Sides<Inventory>>('inventory');
-    return histories(side(ctx, 'origin'), side(ctx, 'target'), inv, stageOpts(ctx, 'origin'));
-  },
-
-  async compare(ctx: StageContext): Promise<Comparison> {
-    const [inv, fp, hist] = await Promise.all([
-      ctx.load<Sides<Inventory>>('inventory'),
-      ctx.load<Sides<Fingerprints>>('fingerprint'),
-      ctx.load<PairHistory>('history'),
-    ]);
-    return compare(
-      { repo: side(ctx, 'origin'), inventory: inv.origin, fingerprints: fp.origin, history: hist.origin },
-      { repo: side(ctx, 'target'), inventory: inv.target, fingerprints: fp.target, history: hist.target },
-      { ...stageOpts(ctx, 'origin'), topology: hist.topology, pool: processPool(ctx.workers) },
-    );
-  },
-
-  async decide(ctx: StageContext): Promise<Decision> {
-    const decision = decide(await ctx.load<Comparison>('compare'));
-    ctx.onProgress({ done: 1, total: 1, unit: 'items' });
-    return decision;
-  },
-
-  async manifest(ctx: StageContext): Promise<{ hash: string; bytesBase64: string; verdict: string }> {
-    const [inv, hist, comparison, decision] = await Promise.all([
-      ctx.load<Sides<Inventory>>('inventory'),
-      ctx.load<PairHistory>('history'),
-      ctx.load<Comparison>('compare'),
-      ctx.load<Decision>('decide'),
-    ]);
-    const m = buildManifest({
-      pair: { origin: side(ctx, 'origin'), target: side(ctx, 'target') },
-      commits: { origin: inv.origin.commit, target: inv.target.commit },
-      limits: ctx.limits,
-      parameters: { k: DEFAULT_K, window: DEFAULT_WINDOW },
-      inventories: inv,
-      history: hist,
-      comparison,
-      decision,
-    });
-    ctx.onProgress({ done: 1, total: 1, unit: 'items' });
-    return { hash: m.hash, bytesBase64: m.bytes.toString('base64'), verdict: m.manifest.verdict };
   },
 };
 

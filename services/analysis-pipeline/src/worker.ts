@@ -13,10 +13,20 @@ import {
   type Outcome,
   type ServiceMetrics,
 } from '@lineage/service-kit';
-import { Deadline, isEngineError, nativeParserInUse, stageError, type Limits } from '@lineage/engine';
+import {
+  Deadline,
+  ENGINE_STAGE_NAMES,
+  git,
+  isEngineError,
+  nativeParserInUse,
+  runStages,
+  stageError,
+  type Limits,
+  type Progress,
+} from '@lineage/engine';
 import { budgetExceeded, spentMs } from './budget';
 import { StageStore } from './stage-store';
-import { STAGES, type FetchOutput, type StageContext } from './stages';
+import { INTAKE_STAGES, processPool, stored, type FetchOutput, type StageContext } from './stages';
 import { LimitError } from './limits';
 import { hasCommit } from './intake/remote-git';
 import type { AnalysisFailure, AnalysisRepository, AnalysisRow, StageName, StageView } from './repository';
@@ -52,6 +62,24 @@ const now = () => Math.floor(Date.now() / 1000);
 /** Thrown when the job must go back to the queue (shutdown, lease held elsewhere, transient failure). */
 class Requeue extends Error {}
 
+/** A cancel asked for: honoured at the next stage boundary. */
+class CancelRequested extends Error {}
+
+/** What one stage does, given the context and its attempt number. */
+type StageExec<T> = (ctx: StageContext, attempt: number) => Promise<T>;
+
+/** One run of an analysis's stages by this worker. */
+interface RunState {
+  job: Job;
+  pair: StageContext['pair'];
+  gitDirs: StageContext['gitDirs'];
+  /** what is left of the analysis's time budget, one for all its stages */
+  deadline: Deadline;
+  stages: StageView[];
+  /** fetch runs again: this replica's cache lacks the pinned commits */
+  refetch: boolean;
+}
+
 /** One delivery of a job being handled. */
 interface Job {
   id: string;
@@ -66,6 +94,8 @@ interface Job {
   renewedAt: number;
   /** A lease renewal is under way (during an outage they can be slow: do not pile them up). */
   renewing: boolean;
+  /** Where the running stage's progress goes (the engine's stages report through one context for the analysis). */
+  progressTo?: (p: Omit<Progress, 'stage'>) => void;
 }
 
 /**
@@ -290,28 +320,89 @@ export class PipelineWorker {
         'analysis resumed with what is left of its time budget',
       );
     const gitDirs = { origin: this.o.cache.pathFor(pair.origin.url), target: this.o.cache.pathFor(pair.target.url) };
+    const run: RunState = { job, pair, gitDirs, deadline, stages, refetch: false };
 
     // Both repositories stay locked (in a fixed order) while the stages read them, so eviction or another fetch cannot pull them away.
     const [first, second] = [pair.origin.url, pair.target.url].sort();
-    await this.o.cache.withRepo(first!, () =>
-      this.o.cache.withRepo(second!, async () => {
-        // The stages after fetch read both repositories from this replica's cache. A job taken over from another
-        // replica (each has its own cache) or resumed after its repositories were evicted finds fetch done and the
-        // commits missing here: fetch runs again (the same pinned commits) before them.
-        const refetch = await this.mustRefetch(stages, pair, gitDirs);
-        if (refetch) job.log.info("repositories not in this replica's cache; fetching them again");
-        for (const name of STAGE_NAMES) {
-          const current = stages.find((s) => s.name === name)!;
-          if (current.state === 'done' && !(name === 'fetch' && refetch)) continue;
-          const fresh = await this.held(job, () => this.repo.stateOf(id));
-          if (fresh?.cancel_requested) return this.held(job, () => this.finishCancel(id));
-          if (signal.aborted) throw new Requeue();
-          // A stage left `running` was interrupted (its worker died, shut down or failed transiently): this is a retry.
-          const attempt = (current.attempt ?? (current.state === 'pending' ? 0 : 1)) + 1;
-          await this.runStage(job, name, attempt, pair, gitDirs, deadline);
-        }
-      }),
-    );
+    try {
+      await this.o.cache.withRepo(first!, () =>
+        this.o.cache.withRepo(second!, async () => {
+          // The stages after fetch read both repositories from this replica's cache. A job taken over from another
+          // replica (each has its own cache) or resumed after its repositories were evicted finds fetch done and the
+          // commits missing here: fetch runs again (the same pinned commits) before them.
+          run.refetch = await this.mustRefetch(stages, pair, gitDirs);
+          if (run.refetch) job.log.info("repositories not in this replica's cache; fetching them again");
+          await this.step(run, 'resolve', (ctx) => INTAKE_STAGES.resolve(ctx));
+          await this.step(run, 'fetch', (ctx) => INTAKE_STAGES.fetch(ctx));
+          await this.engineStages(run);
+          await this.step(run, 'publish', (_ctx, attempt) => this.publish(job, attempt));
+        }),
+      );
+    } catch (err) {
+      if (err instanceof CancelRequested) return this.held(job, () => this.finishCancel(id));
+      throw err;
+    }
+  }
+
+  /**
+   * Inventory to manifest: the engine's stages, in the order and with the code the CLI runs (the engine's runner),
+   * this worker's bookkeeping around each. A stage done before (this run or an earlier one) is read from the store
+   * when a later one needs its output.
+   */
+  private async engineStages(run: RunState): Promise<void> {
+    const { job } = run;
+    if (!ENGINE_STAGE_NAMES.some((n) => this.pending(run, n))) return;
+    const dirs = run.gitDirs;
+    // One cat-file process per side for all the stages, as in the CLI.
+    const readers = { origin: new git.BlobReader(dirs.origin), target: new git.BlobReader(dirs.target) };
+    try {
+      await runStages(
+        {
+          repos: {
+            origin: { dir: dirs.origin, commit: run.pair.origin.commit, url: run.pair.origin.url },
+            target: { dir: dirs.target, commit: run.pair.target.commit, url: run.pair.target.url },
+          },
+          commits: { origin: run.pair.origin.commit, target: run.pair.target.commit },
+          limits: this.o.limits,
+          deadline: run.deadline,
+          signal: job.ac.signal,
+          onProgress: (p) => job.progressTo?.(p),
+          readers,
+          pool: () => processPool(this.o.threads),
+        },
+        {
+          done: (name) => !this.pending(run, name),
+          load: (name) => this.held(job, () => this.store.load(job.id, name)),
+          around: (name, exec) => this.enter(run, name, () => exec()),
+        },
+      );
+    } finally {
+      readers.origin.close();
+      readers.target.close();
+    }
+  }
+
+  /** Whether a stage must run: not done yet, or fetch done on a replica whose cache lacks the commits. */
+  private pending(run: RunState, name: StageName): boolean {
+    const current = run.stages.find((s) => s.name === name)!;
+    return current.state !== 'done' || (name === 'fetch' && run.refetch);
+  }
+
+  /** One of the pipeline's own stages: skipped when done. */
+  private async step<T>(run: RunState, name: StageName, exec: StageExec<T>): Promise<T | undefined> {
+    return this.pending(run, name) ? this.enter(run, name, exec) : undefined;
+  }
+
+  /** A stage at its boundary: refused when the analysis is cancelled, handed back at shutdown; else run. */
+  private async enter<T>(run: RunState, name: StageName, exec: StageExec<T>): Promise<T> {
+    const { job } = run;
+    const current = run.stages.find((s) => s.name === name)!;
+    const fresh = await this.held(job, () => this.repo.stateOf(job.id));
+    if (fresh?.cancel_requested) throw new CancelRequested();
+    if (job.ac.signal.aborted) throw new Requeue();
+    // A stage left `running` was interrupted (its worker died, shut down or failed transiently): this is a retry.
+    const attempt = (current.attempt ?? (current.state === 'pending' ? 0 : 1)) + 1;
+    return this.runStage(run, name, attempt, exec);
   }
 
   private async mustRefetch(stages: StageView[], pair: StageContext['pair'], gitDirs: StageContext['gitDirs']): Promise<boolean> {
@@ -321,14 +412,8 @@ export class PipelineWorker {
     return !((await hasCommit(gitDirs.origin, pair.origin.commit)) && (await hasCommit(gitDirs.target, pair.target.commit)));
   }
 
-  private async runStage(
-    job: Job,
-    name: StageName,
-    attempt: number,
-    pair: StageContext['pair'],
-    gitDirs: StageContext['gitDirs'],
-    deadline: Deadline,
-  ): Promise<void> {
+  private async runStage<T>(run: RunState, name: StageName, attempt: number, exec: StageExec<T>): Promise<T> {
+    const { job, pair, gitDirs, deadline } = run;
     const {
       id,
       log,
@@ -355,41 +440,46 @@ export class PipelineWorker {
     await this.progress(job, name, 'running', null, null, attempt);
     let last = { done: 0, total: 0, unit: 'items' as string };
     let lastWrite = 0;
+    const onProgress = (p: Omit<Progress, 'stage'>): void => {
+      // Both sides report separately; the stage's count is their sum per unit.
+      last = { done: p.done, total: p.total, unit: p.unit };
+      if (Date.now() - lastWrite > 500) {
+        lastWrite = Date.now();
+        void this.repo.patchStage(id, name, { done: last.done, total: last.total, unit: last.unit }).catch(() => undefined);
+      }
+    };
     const ctx: StageContext = {
       analysisId: id,
       pair,
       limits: this.o.limits,
       maxRepoBytes: this.o.maxRepoBytes,
-      workers: this.o.threads,
       cache: this.o.cache,
       policy: this.o.policy,
       fetchTimeoutMs: this.o.fetchTimeoutMs,
       signal,
-      deadline,
       gitDirs,
       load: (stage) => this.held(job, () => this.store.load(id, stage)),
-      onProgress: (p) => {
-        // Both sides report separately; the stage's count is their sum per unit.
-        last = { done: p.done, total: p.total, unit: p.unit };
-        if (Date.now() - lastWrite > 500) {
-          lastWrite = Date.now();
-          void this.repo.patchStage(id, name, { done: last.done, total: last.total, unit: last.unit }).catch(() => undefined);
-        }
-      },
+      onProgress,
     };
+    job.progressTo = onProgress;
     await this.o.stageDelay?.(id, name);
-    if (name === 'publish') return this.publish(job, attempt);
+    // publish completes the analysis itself (and clears the store): nothing is left to persist at its boundary.
+    if (name === 'publish') return exec(ctx, attempt);
     // A failure that is neither the API's nor the engine's (a bug, a library's exception) is reported as
     // STAGE_FAILED naming the stage, still retried like any transient failure.
-    const output = await (STAGES as Record<string, (c: StageContext) => Promise<unknown>>)[name]!(ctx).catch((err: unknown) => {
-      if (isEngineError(err) && err.limit === 'timeBudgetMs') throw budgetExceeded(name, budgetMs);
-      throw err instanceof ApiError || isEngineError(err) ? err : stageError(name, null, err);
-    });
+    const output = await exec(ctx, attempt)
+      .catch((err: unknown) => {
+        if (isEngineError(err) && err.limit === 'timeBudgetMs') throw budgetExceeded(name, budgetMs);
+        throw err instanceof ApiError || isEngineError(err) ? err : stageError(name, null, err);
+      })
+      .finally(() => {
+        if (job.progressTo === onProgress) job.progressTo = undefined;
+      });
     if (signal.aborted) throw new Requeue();
     // The boundary: the stage's output is kept in memory while the database is away, and written once it is back.
     await this.held(job, () =>
       this.o.db.transaction(async (trx) => {
-        await this.store.save(trx, id, name, output);
+        await this.store.save(trx, id, name, stored(name, output));
         await this.repo.patchStage(
           id,
           name,
@@ -401,6 +491,7 @@ export class PipelineWorker {
     );
     await this.progress(job, name, 'done', last.done, last.total, attempt);
     log.info({ stage: name, attempt }, 'stage done');
+    return output;
   }
 
   private async publish(job: Job, attempt: number): Promise<void> {

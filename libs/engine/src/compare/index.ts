@@ -3,7 +3,7 @@
 // lineage/apart) and lays out their items and facts. Each layer and signal is a module of its own.
 import { BlobReader } from '../git/catfile';
 import { resolveGitDir } from '../git/runner';
-import { Deadline, resolveLimits } from '../limits';
+import { stageBudget } from '../limits';
 import type { StageOptions } from '../inventory';
 import type { ChronologyFact, Comparison, EvidenceItem, Fingerprints, History, Layer, LayerScore, Side, Topology } from '../types';
 import { LAYERS } from '../types';
@@ -59,8 +59,7 @@ export async function compare(
     closePoolAfterDating?: boolean;
   } = {},
 ): Promise<Comparison> {
-  const limits = resolveLimits(opts.limits);
-  const deadline = opts.deadline ?? new Deadline(limits.timeBudgetMs, opts.signal);
+  const { limits, deadline } = stageBudget(opts);
   const o = origin.fingerprints;
   const t = target.fingerprints;
   const code = matchCode(o, t);
