@@ -22,7 +22,7 @@ $(NPM_STAMP): package.json package-lock.json $(wildcard libs/*/package.json serv
 
 install: $(NPM_STAMP)
 
-$(NATIVE): $(NPM_STAMP) scripts/native-parser.sh libs/engine/native/binding.gyp libs/engine/native/src/parse.c $(shell find libs/engine/native/tree-sitter -type f)
+$(NATIVE): $(NPM_STAMP) scripts/native-parser.sh libs/engine/native/binding.gyp libs/engine/native/src/parse.c $(shell find libs/engine/native/vendor -type f)
 	npm run --silent build:native
 
 build: install $(NATIVE)

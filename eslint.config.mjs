@@ -14,6 +14,8 @@ export default tseslint.config(
       '**/*.mjs',
       '**/*.cjs',
       'libs/registry/src/generated/**',
+      // Third-party code kept as published (libs/engine/native/vendor: the tree-sitter runtime).
+      '**/vendor/**',
     ],
   },
   js.configs.recommended,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the engine's native parser (libs/engine/native): the JavaScript and TypeScript grammars, the vendored
-# tree-sitter runtime and the tokeniser walk, as one Node addon. Run through `npm run build:native` (make build does),
-# which puts npm's own node-gyp on PATH.
+# tree-sitter runtime (native/vendor/tree-sitter) and the tokeniser walk, as one Node addon. Run through
+# `npm run build:native` (make build does), which puts npm's own node-gyp on PATH.
 #
 # The grammars' C sources come from the npm tarballs that tree-sitter-wasms built its WASM files from, checked
 # against the sha512 below: the addon must parse exactly as those files do (libs/engine/native/README.md).

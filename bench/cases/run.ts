@@ -1,19 +1,20 @@
 // case-store benchmark: 100k cases and 5M evidence items, read through the gateway
 // with autocannon at 50 connections. Rerun: see bench/cases/README.md (writes RESULTS.md).
 // Real NATS and PostgreSQL; gateway, case-store and fact-indexer run as their built
-// processes (services/*/dist), so `npx tsc -b tsconfig.build.json` first.
+// processes (services/*/dist), so `npx tsc -b tsconfig.build.json` first. The bench reaches the
+// case-store only as the other services do: its process, its subjects and the events it consumes.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { connect } from '@nats-io/transport-node';
-import { createDb, migrate } from '@lineage/service-kit';
-import { ManifestSchema } from '@lineage/schemas';
+import { createDb } from '@lineage/service-kit';
+import { CasePublishedEvent, eventSubjects } from '@lineage/schemas';
 import { lineageFactKey } from '@lineage/registry';
-import { SCHEMA, migrations } from '../../services/case-store/src/migrations';
-import { buildCase } from '../../services/case-store/src/report';
+// The pipeline's stand-ins of the case-store's own tests and e2e tests: its manifest subject and its completed event.
 import { completedEvent, fixtureManifest, manifestBytes } from '../../services/case-store/test/manifest-fixture';
-import { freePort, startNats, startProcess, startService, waitReady, type Proc } from '../../test/support/processes';
+import { Standins } from '../../services/case-store/test/standins';
+import { freePort, startNats, startProcess, startService, waitFor, waitReady, type Proc } from '../../test/support/processes';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
@@ -35,36 +36,70 @@ const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
 const DB_NAME = process.env.BENCH_DATABASE ?? 'lineage_bench_cases';
 const ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
+/** The case-store's schema, which it creates and migrates itself when it starts (MIGRATE_ON_START). */
+const SCHEMA = 'cases';
 const VERDICTS = ['INDEPENDENT', 'SHARED_UPSTREAM', 'DECLARED_FORK', 'LIKELY_DERIVED', 'HEAVILY_DERIVED', 'INSUFFICIENT_EVIDENCE'];
 
 const log = (msg: string) => process.stdout.write(`[bench/cases ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
-/** Create the database if needed and seed it unless it already holds the requested sizes. */
-async function seed(): Promise<{ seconds: number; reused: boolean }> {
+/** Create the database if needed (before the case-store starts and migrates it). */
+async function createDatabase(): Promise<void> {
   const admin = new Client({ connectionString: ADMIN });
   await admin.connect();
   const exists = (await admin.query('select 1 from pg_database where datname = $1', [DB_NAME])).rowCount;
   if (!exists) await admin.query(`create database ${DB_NAME}`);
   await admin.end();
+}
+
+/**
+ * The report the running case-store writes for one analysis of PER_CASE evidence items, reached as the pipeline
+ * reaches it: the manifest served on `lineage.analysis.manifest`, the analysis-completed event on JetStream, and the
+ * case-published event it answers with.
+ */
+async function reportFromCaseStore(natsUrl: string, db: ReturnType<typeof createDb>): Promise<unknown> {
+  const analysisId = '1';
+  const o = {
+    originUrl: 'https://github.com/o/r',
+    targetUrl: 'https://gitlab.com/t/r',
+    originCommit: 'a'.repeat(40),
+    targetCommit: 'b'.repeat(40),
+    evidence: PER_CASE,
+  };
+  const { bytes, hash } = manifestBytes(fixtureManifest(o));
+  const pipeline = await Standins.connect(natsUrl);
+  try {
+    pipeline.manifests.set(analysisId, { bytes, hash });
+    pipeline.servePipeline();
+    let caseId: string | undefined;
+    pipeline.nc.subscribe(eventSubjects.casePublished, {
+      callback: (_e, msg) => {
+        const e = CasePublishedEvent.parse(msg.json());
+        if (e.analysisId === analysisId) caseId = e.caseId;
+      },
+    });
+    await pipeline.publish(completedEvent(analysisId, o, hash, bytes.length));
+    const id = await waitFor('the case-store to publish the template case', async () => caseId, 60_000, 50);
+    const [row] = (await db.raw(`select report from ${SCHEMA}.cases where id = ?`, [id])).rows;
+    return row.report;
+  } finally {
+    await pipeline.close();
+  }
+}
+
+/** Seed unless the database already holds the requested sizes; the case-store is running (it made the schema). */
+async function seed(natsUrl: string): Promise<{ seconds: number; reused: boolean }> {
   const db = createDb({ url: DB_URL, schema: SCHEMA, poolMax: 2, applicationName: 'bench-cases-seed' });
   try {
-    await migrate(db, SCHEMA, migrations);
     const [{ n: cases }] = (await db.raw('select count(*)::int as n from cases.cases')).rows;
     const [{ n: evidence }] = (await db.raw('select count(*)::bigint as n from cases.evidence')).rows;
     if (cases === CASES && Number(evidence) === CASES * PER_CASE) return { seconds: 0, reused: true };
     const t0 = Date.now();
+    // One realistic report, the one the case-store writes for a PER_CASE-item manifest, is the template of every
+    // case. Analysis 1 must be new to the case-store (an existing case would be announced again, not rebuilt), and
+    // its case goes again with the bulk insert below.
     await db.raw('truncate cases.evidence, cases.cases restart identity');
-    // One realistic report (what the consumer writes for a 50-item manifest) is the template of every case.
-    const o = {
-      originUrl: 'https://github.com/o/r',
-      targetUrl: 'https://gitlab.com/t/r',
-      originCommit: 'a'.repeat(40),
-      targetCommit: 'b'.repeat(40),
-      evidence: PER_CASE,
-    };
-    const m = fixtureManifest(o);
-    const { bytes, hash } = manifestBytes(m);
-    const template = buildCase(completedEvent('1', o, hash, bytes.length), ManifestSchema.parse(JSON.parse(bytes.toString('utf8')))).report;
+    const template = await reportFromCaseStore(natsUrl, db);
+    await db.raw('truncate cases.evidence, cases.cases restart identity');
     const batch = 10_000;
     for (let from = 1; from <= CASES; from += batch) {
       const to = Math.min(CASES, from + batch - 1);
@@ -381,12 +416,7 @@ async function measureNats(
 }
 
 async function main(): Promise<void> {
-  log(`seeding ${CASES} cases × ${PER_CASE} evidence items into ${DB_NAME} (reused when already seeded)`);
-  const seeded = await seed();
-  log(seeded.reused ? 'seed reused' : `seeded in ${seeded.seconds}s`);
-  if (process.env.BENCH_SEED_ONLY === '1') return;
-  await prewarm();
-
+  await createDatabase();
   const nats = await startNats();
   const procs: Proc[] = [];
   try {
@@ -408,6 +438,11 @@ async function main(): Promise<void> {
       );
     }
     await Promise.all(Object.values(ports).map((p) => waitReady(p, 60_000)));
+    log(`seeding ${CASES} cases × ${PER_CASE} evidence items into ${DB_NAME} (reused when already seeded)`);
+    const seeded = await seed(nats.url);
+    log(seeded.reused ? 'seed reused' : `seeded in ${seeded.seconds}s`);
+    if (process.env.BENCH_SEED_ONLY === '1') return;
+    await prewarm();
     const base = `http://127.0.0.1:${ports.gateway}`;
     const only = process.env.BENCH_ONLY?.split(',')
       .map((x) => x.trim())

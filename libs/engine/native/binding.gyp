@@ -4,7 +4,7 @@
       "target_name": "lineage_parse",
       "sources": [
         "src/parse.c",
-        "tree-sitter/lib/src/lib.c",
+        "vendor/tree-sitter/lib/src/lib.c",
         "grammars/javascript/src/parser.c",
         "grammars/javascript/src/scanner.c",
         "grammars/typescript/typescript/src/parser.c",
@@ -13,8 +13,8 @@
         "grammars/typescript/tsx/src/scanner.c"
       ],
       "include_dirs": [
-        "tree-sitter/lib/include",
-        "tree-sitter/lib/src",
+        "vendor/tree-sitter/lib/include",
+        "vendor/tree-sitter/lib/src",
         # common/scanner.h includes tree_sitter/parser.h, which sits beside the TypeScript parser
         "grammars/typescript/typescript/src"
       ],
