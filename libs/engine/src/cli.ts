@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { analyze } from './analyze';
+import { commandHelp, commandSuggestion, HELP, isCommand, parseArgs, UsageError, USAGE, type Args } from './cli-args';
 import { cloneToCache } from './clone';
 import { EngineError } from './errors';
 import { terminalProgress } from './progress';
@@ -13,119 +13,6 @@ import type { RepoRef } from './types';
 
 /** Exit codes (docs/engine.md). */
 export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, TOO_LARGE: 3, NOT_FOUND: 4, NOT_ALLOWED: 5, DIFFERS: 6 } as const;
-
-const USAGE = `usage: lineage analyze <origin> <target> [--origin-ref R] [--target-ref R] [--origin-url U] [--target-url U]
-                       [--json] [--manifest FILE] [--workers N] [--cache DIR]
-       lineage verify <manifest.json | case or analysis URL> <origin> <target> [--json] [--workers N]
-       lineage --help | --version
-  <origin>/<target>: a local git directory (bare or not), or for analyze an https URL (cloned into the cache first)`;
-
-const HELP = `${USAGE}
-
-Compares two git repositories pinned at exact commits and decides their lineage
-(independent, shared upstream, declared fork, likely or heavily derived, or
-insufficient evidence), with a direction and a confidence.
-
-analyze
-  --origin-ref R, --target-ref R   branch, tag or commit to pin (default HEAD)
-  --origin-url U, --target-url U   the public URL to record in the manifest for a local clone,
-                                   so a local run reproduces the service's manifest hash
-  --json                           one JSON line: verdict, confidence, direction, manifestHash, manifest
-  --manifest FILE                  write the canonical manifest bytes (their sha256 is the manifest hash)
-  --workers N                      fingerprinting worker threads (default: cores, at most 2)
-  --cache DIR                      where URLs are cloned (default ./.cache/repos)
-
-verify
-  recomputes a manifest (a file, or a case URL such as http://127.0.0.1:8080/api/v1/cases/1)
-  from local clones of its two repositories, with the commits, URLs and limits it records,
-  and says "identical" or shows the first difference
-
-exit codes: 0 done (verify: identical), 1 analysis failed, 2 usage, 3 a limit was hit,
-            4 repository/commit not found, unreadable or unreachable, 5 refused input,
-            6 verify: the recomputed manifest differs
-docs: docs/engine.md`;
-
-interface Args {
-  command: 'analyze' | 'verify';
-  source: string;
-  origin: string;
-  target: string;
-  originRef: string;
-  targetRef: string;
-  originUrl: string | undefined;
-  targetUrl: string | undefined;
-  json: boolean;
-  manifest: string | null;
-  workers: number | undefined;
-  cache: string;
-}
-
-function parse(argv: string[]): Args | null {
-  const command = argv[0];
-  if (command !== 'analyze' && command !== 'verify') return null;
-  const pos: string[] = [];
-  const a: Args = {
-    command,
-    source: '',
-    origin: '',
-    target: '',
-    originRef: 'HEAD',
-    targetRef: 'HEAD',
-    originUrl: undefined,
-    targetUrl: undefined,
-    json: false,
-    manifest: null,
-    workers: undefined,
-    cache: join(process.cwd(), '.cache', 'repos'),
-  };
-  const analyzeOnly = new Set(['--origin-ref', '--target-ref', '--origin-url', '--target-url', '--manifest', '--cache']);
-  for (let i = 1; i < argv.length; i++) {
-    const v = argv[i]!;
-    const next = (): string => {
-      const n = argv[++i];
-      if (n === undefined) throw new Error(`${v} needs a value`);
-      return n;
-    };
-    if (command === 'verify' && analyzeOnly.has(v)) throw new Error(`${v} is an option of analyze (verify reads the manifest's own)`);
-    if (v === '--origin-ref') a.originRef = next();
-    else if (v === '--target-ref') a.targetRef = next();
-    else if (v === '--origin-url') a.originUrl = publicUrl(v, next());
-    else if (v === '--target-url') a.targetUrl = publicUrl(v, next());
-    else if (v === '--json') a.json = true;
-    else if (v === '--manifest') a.manifest = next();
-    else if (v === '--workers') a.workers = workerCount(next());
-    else if (v === '--cache') a.cache = next();
-    else if (v.startsWith('--')) throw new Error(`unknown option ${v}`);
-    else pos.push(v);
-  }
-  if (command === 'verify') {
-    if (pos.length !== 3) return null;
-    [a.source, a.origin, a.target] = pos as [string, string, string];
-    return a;
-  }
-  if (pos.length !== 2) return null;
-  [a.origin, a.target] = pos as [string, string];
-  return a;
-}
-
-/** The URL recorded in the manifest: what the service records for the same repository (no credentials, no query). */
-function publicUrl(option: string, v: string): string {
-  let u: URL;
-  try {
-    u = new URL(v);
-  } catch {
-    throw new Error(`${option} must be a URL (https://host/owner/name)`);
-  }
-  if (!/^https?:$/.test(u.protocol) || u.username || u.password || u.search || u.hash)
-    throw new Error(`${option} must be an http(s) URL without credentials, query or fragment`);
-  return v;
-}
-
-function workerCount(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error('--workers must be an integer from 1 to 64');
-  return n;
-}
 
 /** A URL (`scheme://…`) or GitHub's `owner/name` shorthand is cloned; anything else is a local path. */
 const REMOTE = /^[a-z][a-z0-9+.-]*:\/\/|^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}\/[A-Za-z0-9_.-]{1,100}$/;
@@ -153,7 +40,8 @@ function localDir(spec: string, side: 'origin' | 'target'): string {
 
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    process.stdout.write(HELP + '\n');
+    // `lineage help analyze` is `lineage analyze --help`
+    process.stdout.write((isCommand(argv[1]) ? commandHelp(argv[1]) : HELP) + '\n');
     return EXIT.OK;
   }
   if (argv[0] === '--version' || argv[0] === '-V') {
@@ -162,17 +50,23 @@ export async function main(argv: string[]): Promise<number> {
   }
   let args: Args | null;
   try {
-    args = parse(argv);
+    args = parseArgs(argv);
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n${USAGE}\n`);
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`${e.message}\n${e.command ? commandHelp(e.command).split('\n')[0] : USAGE}\n`);
     return EXIT.USAGE;
   }
   if (!args) {
-    process.stderr.write(USAGE + '\n');
+    process.stderr.write((argv[0] ? `unknown command ${argv[0]}${commandSuggestion(argv[0])}\n` : '') + USAGE + '\n');
     return EXIT.USAGE;
   }
+  if (args.help) {
+    process.stdout.write(commandHelp(args.command) + '\n');
+    return EXIT.OK;
+  }
   baselineWasmOnly(); // one analysis per process: no background re-compiles (tokenize/treesitter.ts)
-  const progress = terminalProgress(process.stderr);
+  // No progress line when asked to be quiet, or on a terminal that cannot redraw one.
+  const progress = args.quiet || process.env.TERM === 'dumb' ? undefined : terminalProgress(process.stderr);
   try {
     return args.command === 'verify' ? await runVerify(args, progress) : await runAnalyze(args, progress);
   } catch (e) {
@@ -199,7 +93,11 @@ async function runAnalyze(args: Args, bar: Bar): Promise<number> {
         manifest: r.manifest,
       }) + '\n',
     );
-  else process.stdout.write(humanReport({ manifest: r.manifest, hash: r.hash, names: { origin: args.origin, target: args.target } }));
+  else {
+    const report = humanReport({ manifest: r.manifest, hash: r.hash, names: { origin: args.origin, target: args.target } });
+    // --quiet: the verdict line and the manifest hash only.
+    process.stdout.write(args.quiet ? `${report.slice(0, report.indexOf('\n'))}\nmanifest ${r.hash}\n` : report);
+  }
   return EXIT.OK;
 }
 
@@ -233,7 +131,7 @@ async function runVerify(args: Args, bar: Bar): Promise<number> {
           ]
         : []),
     ];
-    process.stdout.write(lines.join('\n') + '\n');
+    process.stdout.write((args.quiet ? lines.slice(0, 1) : lines).join('\n') + '\n');
   }
   return r.identical ? EXIT.OK : EXIT.DIFFERS;
 }

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Ajv from 'ajv';
 import { main } from '../src/cli';
 import { manifestHash } from '@lineage/engine';
 import { SCENARIOS } from '../../../test/fixtures/scenarios';
@@ -40,6 +41,26 @@ describe('lineage CLI', () => {
     const parsed = JSON.parse(json.out) as { verdict: string; manifestHash: string };
     expect(parsed.verdict).toBe('HEAVILY_DERIVED');
     expect(manifestHash(readFileSync(mf))).toBe(parsed.manifestHash);
+  });
+
+  it('every --json line validates against the JSON Schema the package ships: analyze, verify, and an error', async () => {
+    const schema = JSON.parse(readFileSync(join(__dirname, '..', 'schema', 'cli-output.schema.json'), 'utf8')) as object;
+    const validate = new Ajv({ allErrors: true }).compile(schema);
+    const p = await SCENARIOS.find((s) => s.name === 'fork-declared')!.build(join(base, 'json-schema'));
+    const mfile = join(base, 'json-schema', 'manifest.json');
+    const lines = [
+      (await run(['analyze', p.origin.dir, p.target.dir, '--json', '--manifest', mfile])).out,
+      (await run(['verify', mfile, p.origin.dir, p.target.dir, '--json'])).out,
+      (await run(['analyze', p.origin.dir, p.target.dir, '--json', '--origin-ref', 'f'.repeat(40)])).out,
+    ];
+    for (const line of lines) {
+      expect(line.endsWith('\n') && line.indexOf('\n') === line.length - 1).toBe(true);
+      const ok = validate(JSON.parse(line));
+      expect(validate.errors ?? []).toEqual([]);
+      expect(ok).toBe(true);
+    }
+    // and it is not a schema that takes anything
+    expect(validate({ verdict: 'DERIVED' })).toBe(false);
   });
 
   it('exit 2 on usage errors, 4 on an unknown commit, 5 on a refused URL', async () => {
@@ -230,6 +251,21 @@ describe('progress on stderr', () => {
     expect(r.stdout).toMatch(/\r\x1b\[K(\r\n)?DECLARED_FORK, confidence HIGH/);
     /* eslint-enable no-control-regex */
   });
+
+  it('under a pseudo-terminal with --quiet, or TERM=dumb: no progress line at all; --quiet prints the verdict and the hash', () => {
+    for (const [extra, env] of [
+      [['--quiet'], {}],
+      [[], { TERM: 'dumb' }],
+    ] as const) {
+      const cmd = [process.execPath, BIN, 'analyze', p.origin.dir, p.target.dir, ...extra].map((a) => `'${a}'`).join(' ');
+      const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8', env: { ...process.env, ...env } });
+      expect(r.status).toBe(0);
+      // eslint-disable-next-line no-control-regex
+      expect(r.stdout).not.toMatch(/\x1b|\rinventory/);
+      if (extra.length) expect(r.stdout).toMatch(/^DECLARED_FORK, confidence HIGH: .*\r\nmanifest 0x[0-9a-f]{64}\r\n$/);
+      else expect(r.stdout).toContain('How the histories relate');
+    }
+  });
 });
 
 describe('the `lineage` command (bin/lineage.js, what npm links)', () => {
@@ -251,6 +287,34 @@ describe('the `lineage` command (bin/lineage.js, what npm links)', () => {
     const none = npmBin([]);
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('usage: lineage analyze');
+  });
+
+  it('every command answers --help and -h with its own help, exit 0; `help <command>` too', () => {
+    for (const [args, usage] of [
+      [['analyze', '--help'], 'usage: lineage analyze'],
+      [['analyze', 'x', '-h'], 'usage: lineage analyze'],
+      [['verify', '--help'], 'usage: lineage verify'],
+      [['verify', '-h'], 'usage: lineage verify'],
+      [['help', 'verify'], 'usage: lineage verify'],
+    ] as const) {
+      const r = npmBin([...args]);
+      expect(r.status).toBe(0);
+      expect(r.stdout.startsWith(usage)).toBe(true);
+      expect(r.stdout).toContain('exit codes:');
+      expect(r.stderr).toBe('');
+    }
+    expect(npmBin(['verify', '--help']).stdout).not.toContain('--origin-ref');
+  });
+
+  it('a mistyped option or command names itself and the closest one, exit 2', () => {
+    const o = npmBin(['analyze', 'a', 'b', '--jsn']);
+    expect(o.status).toBe(2);
+    expect(o.stderr).toMatch(/^unknown option --jsn \(did you mean --json\?\)\nusage: lineage analyze/);
+    const far = npmBin(['verify', 'm', 'a', 'b', '--frobnicate']);
+    expect(far.stderr).toMatch(/^unknown option --frobnicate\n/);
+    const c = npmBin(['analyse', 'a', 'b']);
+    expect(c.status).toBe(2);
+    expect(c.stderr).toMatch(/^unknown command analyse \(did you mean analyze\?\)\n/);
   });
 
   it('without a build it says to run make build, exit 1', () => {

@@ -57,6 +57,7 @@ export {
 export { buildOpenApiDocument, documentedCodes, documentedStatuses, errorCodesOf, findRoute } from './openapi';
 export * as analysisApi from './api/analysis';
 export * as casesApi from './api/cases';
+export { CliAnalyzeOutput, CliErrorOutput, CliOutput, CliVerifyOutput, cliOutputJsonSchema } from './cli';
 export * as factsApi from './api/facts';
 export * as fragmentApi from './api/fragment';
 export {
