@@ -6,13 +6,14 @@ JEST := node_modules/.bin/jest
 # The engine's native parser for JavaScript and TypeScript (libs/engine/native/README.md).
 NATIVE := libs/engine/native/build/Release/lineage_parse.node
 
-.PHONY: help install build infra chromium dev demo example test lint format typecheck test-unit test-integration test-e2e chart-test clean
+.PHONY: help install build infra chromium dev demo example cli-package test lint format typecheck test-unit test-integration test-e2e chart-test clean
 
 help:
 	@echo "make dev    install, build, start NATS/PostgreSQL checks, anvil and all five services"
 	@echo "make test   install, build, lint, type-check, unit + integration + e2e tests, chart tests"
 	@echo "make demo   (with make dev running) analyse two fixture repositories, assert the fact, print the URLs"
 	@echo "make example  build two small example repositories under .example/ for the CLI (offline)"
+	@echo "make cli-package  pack the CLI as an installable npm package (.pack/git-lineage-<version>.tgz)"
 
 $(NPM_STAMP): package.json package-lock.json $(wildcard libs/*/package.json services/*/package.json)
 	@command -v node >/dev/null || { echo "Node.js 20+ is required (https://nodejs.org or: apt-get install nodejs npm)"; exit 1; }
@@ -44,6 +45,10 @@ demo: build
 
 example: install
 	@node -r ./scripts/swc-register.cjs scripts/example-repos.ts .example
+
+# The CLI as an installable npm package (git-lineage-<version>.tgz under .pack/): scripts/pack-cli.mjs.
+cli-package: build
+	@node scripts/pack-cli.mjs --out .pack
 
 PRETTIER_FILES := "**/*.{ts,mts,cts,js,mjs,cjs}"
 
