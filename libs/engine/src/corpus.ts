@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sortedIncludes } from './util/sorted';
 
 /**
  * Code fingerprints common across unrelated code: those found in at least 3 of
@@ -25,17 +26,7 @@ function load(): Float64Array {
 
 /** Whether a fingerprint is common across unrelated code (then it carries no weight). */
 export function isCommonFingerprint(h: number): boolean {
-  const c = load();
-  let lo = 0;
-  let hi = c.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const v = c[mid]!;
-    if (v === h) return true;
-    if (v < h) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
+  return sortedIncludes(load(), h);
 }
 
 /** The whole set, for tests. */

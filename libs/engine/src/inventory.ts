@@ -50,7 +50,7 @@ async function inventoryWith(
 ): Promise<Inventory> {
   const commit = await reader.resolveCommit(repo.commit);
   deadline.check();
-  const entries = await listTree(gitDir, commit, limits.maxFiles, deadline.remainingMs());
+  const entries = await listTree(gitDir, commit, limits.maxFiles, { timeoutMs: deadline.remainingMs(), signal: opts.signal });
   const skipped: SkippedItem[] = [];
   const candidates: { path: string; oid: string; size: number }[] = [];
   for (const e of entries) {

@@ -1,5 +1,6 @@
 import { BlobReader } from '../git/catfile';
 import type { FingerprintPool } from '../workers/pool';
+import { sortedIncludes } from '../util/sorted';
 import type { Fingerprints, History, PathVersion } from '../types';
 
 /**
@@ -15,17 +16,7 @@ export class HashSet {
   }
 
   has(h: number): boolean {
-    const a = this.sorted;
-    let lo = 0;
-    let hi = a.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = a[mid]!;
-      if (v === h) return true;
-      if (v < h) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return false;
+    return sortedIncludes(this.sorted, h);
   }
 }
 

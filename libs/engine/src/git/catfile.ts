@@ -1,6 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
 import { EngineError } from '../errors';
-import { spawnGit } from './runner';
+import { startGit, type GitProcess } from './process';
 
 interface Pending {
   resolve: (v: Buffer | null) => void;
@@ -23,27 +22,25 @@ const parseInfo = (r: Buffer | null): { type: string; size: number } | null => {
  * so an oversized blob is never transferred.
  */
 export class BlobReader {
-  private readonly child: ChildProcess;
+  private readonly git: GitProcess;
   private buf: Buffer = Buffer.alloc(0);
   private readonly queue: Pending[] = [];
   private closed = false;
   private chain: Promise<unknown> = Promise.resolve();
 
   constructor(gitDir: string) {
-    this.child = spawnGit({ gitDir }, ['cat-file', '--batch-command']);
-    this.child.stdout!.on('data', (c: Buffer) => {
+    // Long-lived, with no time limit of its own: it ends when closed (or when git does).
+    this.git = startGit(['cat-file', '--batch-command'], { gitDir, input: null }, (c) => {
       this.buf = this.buf.length ? Buffer.concat([this.buf, c]) : c;
       this.drain();
     });
-    this.child.stderr!.resume();
     const fail = (): void => {
       this.closed = true;
       for (const p of this.queue.splice(0)) p.reject(new EngineError('GIT_FAILED', 'git cat-file ended'));
     };
-    this.child.on('close', fail);
-    this.child.on('error', fail);
+    this.git.exited.then(fail, fail);
     // A write racing the process's exit fails with EPIPE on stdin: a failed read, not a crash.
-    this.child.stdin!.on('error', fail);
+    this.git.stdin.on('error', fail);
   }
 
   private drain(): void {
@@ -98,7 +95,7 @@ export class BlobReader {
       commands += `${mode === 'resolve' ? 'info' : mode} ${mode === 'resolve' ? `${oid}^{commit}` : oid}\n`;
       return new Promise<Buffer | null>((resolve, reject) => this.queue.push({ resolve, reject, mode }));
     });
-    if (commands) this.child.stdin!.write(commands);
+    if (commands) this.git.stdin.write(commands);
     return out;
   }
 
@@ -200,7 +197,7 @@ export class BlobReader {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.child.stdin!.end();
-    this.child.kill('SIGTERM');
+    this.git.stdin.end();
+    this.git.kill();
   }
 }
