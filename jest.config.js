@@ -6,7 +6,7 @@ const base = {
   transform: {
     '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
   },
-  moduleNameMapper: { '^@lineage/(vocabulary|schemas|service-kit|engine|registry)$': '<rootDir>/libs/$1/src/index.ts' },
+  moduleNameMapper: { '^@lineage/(vocabulary|report-view|schemas|service-kit|engine|registry)$': '<rootDir>/libs/$1/src/index.ts' },
   // A few dependencies ship ESM only; compile them to CommonJS like our own sources.
   transformIgnorePatterns: ['/node_modules/(?!(@seriousme)/)'],
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/', '<rootDir>/.tools/', '<rootDir>/.dev/', '<rootDir>/.cache/'],

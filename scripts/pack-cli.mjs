@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Packs the CLI as an installable npm package, `git-lineage` (bins `lineage` and `git-lineage`, so `git lineage …`
-// works too): the engine's built JavaScript, its data, the JSON Schema of --json, and @lineage/vocabulary bundled
-// (it is not on the registry). The runtime dependencies are pinned to the versions this repository's lock installed:
+// works too): the engine's built JavaScript, its data, the JSON Schema of --json, and the workspace libraries it
+// imports bundled (they are not on the registry). The runtime dependencies are pinned to the versions this repository's lock installed:
 // the tokenisers' WASM grammars decide the fingerprints, so another version could change a manifest. No install
 // scripts, no native parser (the engine parses through WASM when the addon is absent, with the same manifests),
 // no dev dependencies. Needs `make build` first. Usage: node scripts/pack-cli.mjs [--out DIR]; prints the tarball path.
@@ -12,13 +12,16 @@ import { join, resolve } from 'node:path';
 
 const root = resolve(new URL('..', import.meta.url).pathname);
 const engine = join(root, 'libs', 'engine');
-const vocabulary = join(root, 'libs', 'vocabulary');
 const outIdx = process.argv.indexOf('--out');
 const out = resolve(outIdx > 0 ? process.argv[outIdx + 1] : join(root, '.pack'));
 
 const PACKAGE_NAME = 'git-lineage';
 
-for (const built of [join(engine, 'dist', 'cli.js'), join(vocabulary, 'dist', 'index.js')])
+for (const built of [
+  join(engine, 'dist', 'cli.js'),
+  join(root, 'libs', 'vocabulary', 'dist', 'index.js'),
+  join(root, 'libs', 'report-view', 'dist', 'index.js'),
+])
   if (!existsSync(built)) {
     process.stderr.write(`pack-cli: ${built} is missing: run \`make build\` first\n`);
     process.exit(1);
@@ -39,28 +42,43 @@ try {
   cpSync(join(engine, 'dist'), join(pkg, 'dist'), { recursive: true, filter: (f) => !/\.(map|tsbuildinfo)$/.test(f) });
   for (const dir of ['bin', 'data', 'schema']) cpSync(join(engine, dir), join(pkg, dir), { recursive: true });
   cpSync(join(engine, 'CHANGELOG.md'), join(pkg, 'CHANGELOG.md'));
-  const vocab = join(pkg, 'node_modules', '@lineage', 'vocabulary');
-  cpSync(join(vocabulary, 'dist'), join(vocab, 'dist'), { recursive: true, filter: (f) => !/\.(map|tsbuildinfo)$/.test(f) });
-  const vocabPkg = JSON.parse(readFileSync(join(vocabulary, 'package.json'), 'utf8'));
-  writeFileSync(
-    join(vocab, 'package.json'),
-    JSON.stringify(
-      {
-        name: vocabPkg.name,
-        version: vocabPkg.version,
-        description: vocabPkg.description,
-        main: vocabPkg.main,
-        types: vocabPkg.types,
-        license: rootPkg.license,
-      },
-      null,
-      2,
-    ) + '\n',
-  );
+  // The workspace libraries the engine imports (@lineage/vocabulary, @lineage/report-view) are not on the registry:
+  // they travel inside the package (bundleDependencies), built, with their own dependencies declared beside the engine's.
+  const bundled = Object.keys(enginePkg.dependencies)
+    .filter((n) => n.startsWith('@lineage/'))
+    .sort();
+  const libDeps = {};
+  for (const name of bundled) {
+    const src = join(root, 'libs', name.slice('@lineage/'.length));
+    const libPkg = JSON.parse(readFileSync(join(src, 'package.json'), 'utf8'));
+    const dest = join(pkg, 'node_modules', ...name.split('/'));
+    cpSync(join(src, 'dist'), join(dest, 'dist'), { recursive: true, filter: (f) => !/\.(map|tsbuildinfo)$/.test(f) });
+    writeFileSync(
+      join(dest, 'package.json'),
+      JSON.stringify(
+        {
+          name,
+          version: libPkg.version,
+          description: libPkg.description,
+          main: libPkg.main,
+          types: libPkg.types,
+          license: rootPkg.license,
+        },
+        null,
+        2,
+      ) + '\n',
+    );
+    for (const dep of Object.keys(libPkg.dependencies ?? {})) if (!dep.startsWith('@lineage/')) libDeps[dep] = installed(dep);
+  }
   const dependencies = Object.fromEntries(
-    Object.keys(enginePkg.dependencies)
+    [...new Set([...Object.keys(enginePkg.dependencies), ...Object.keys(libDeps)])]
       .sort()
-      .map((name) => [name, name === '@lineage/vocabulary' ? vocabPkg.version : installed(name)]),
+      .map((name) => [
+        name,
+        bundled.includes(name)
+          ? JSON.parse(readFileSync(join(root, 'libs', name.slice(9), 'package.json'), 'utf8')).version
+          : installed(name),
+      ]),
   );
   writeFileSync(
     join(pkg, 'package.json'),
@@ -77,7 +95,7 @@ try {
         bin: { lineage: 'bin/lineage.js', 'git-lineage': 'bin/lineage.js' },
         files: ['bin', 'dist', 'data', 'schema', 'CHANGELOG.md'],
         dependencies,
-        bundleDependencies: ['@lineage/vocabulary'],
+        bundleDependencies: bundled,
       },
       null,
       2,

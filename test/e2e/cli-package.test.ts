@@ -48,7 +48,7 @@ test('no C toolchain on the PATH the package is installed and run with', () => {
   expect(found.stdout).toBe('');
 });
 
-test('the tarball: git-lineage, no install scripts, runtime dependencies pinned, vocabulary bundled', () => {
+test('the tarball: git-lineage, no install scripts, runtime dependencies pinned, the workspace libraries bundled', () => {
   expect(tarball).toMatch(/git-lineage-\d+\.\d+\.\d+\.tgz$/);
   const pkg = JSON.parse(spawnSync('tar', ['xzf', tarball, '-O', 'package/package.json'], { encoding: 'utf8' }).stdout) as Record<
     string,
@@ -59,10 +59,10 @@ test('the tarball: git-lineage, no install scripts, runtime dependencies pinned,
   expect(pkg.devDependencies).toBeUndefined();
   expect(pkg.bin).toEqual({ lineage: 'bin/lineage.js', 'git-lineage': 'bin/lineage.js' });
   for (const v of Object.values(pkg.dependencies as Record<string, string>)) expect(v).toMatch(/^\d+\.\d+\.\d+$/);
-  expect(pkg.bundleDependencies).toEqual(['@lineage/vocabulary']);
+  expect(pkg.bundleDependencies).toEqual(['@lineage/report-view', '@lineage/vocabulary']);
 });
 
-test('installs into an empty directory and analyzes, verifies and helps there; the manifest is the repository build’s', async () => {
+test('installs into an empty directory and analyzes (report, manifest, HTML), verifies and helps there; the manifest is the repository build’s', async () => {
   const install = sh(['npm', 'install', '--no-audit', '--no-fund', '--prefer-offline', tarball]);
   expect(install.status).toBe(0);
   // Only the runtime: no compiler-driven or development packages came with it.
@@ -78,7 +78,20 @@ test('installs into an empty directory and analyzes, verifies and helps there; t
   expect(readdirSync(join(app, 'node_modules', 'git-lineage'))).not.toContain('native');
 
   const manifest = join(base, 'manifest.json');
-  const run = sh(['npx', '--no-install', 'lineage', 'analyze', pair.origin.dir, pair.target.dir, '--json', '--manifest', manifest]);
+  const report = join(base, 'report.html');
+  const run = sh([
+    'npx',
+    '--no-install',
+    'lineage',
+    'analyze',
+    pair.origin.dir,
+    pair.target.dir,
+    '--json',
+    '--manifest',
+    manifest,
+    '--html',
+    report,
+  ]);
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
   const out = JSON.parse(run.stdout) as { verdict: string; manifestHash: string };
@@ -88,6 +101,11 @@ test('installs into an empty directory and analyzes, verifies and helps there; t
   expect(out.manifestHash).toBe(here.hash);
   expect(out.verdict).toBe(here.manifest.verdict);
   expect(manifestHash(readFileSync(manifest))).toBe(here.hash);
+  // The HTML report: self-contained, and it names the same manifest.
+  const page = readFileSync(report, 'utf8');
+  expect(page).toContain(`<code class="hash" id="manifest-hash">${here.hash}</code>`);
+  expect(page).toContain('<svg class="timeline"');
+  expect(page).not.toMatch(/<script|<link|src="http/);
 
   const verify = sh(['npx', '--no-install', 'lineage', 'verify', manifest, pair.origin.dir, pair.target.dir]);
   expect(verify.status).toBe(0);

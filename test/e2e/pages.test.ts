@@ -13,8 +13,7 @@ import type { Page } from 'puppeteer-core';
 import { recoverTypedDataAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { assertDev, buildChallengeTypedData, deployDev, devAccount, startAnvil, type AnvilHandle } from '@lineage/registry';
-import { buildRepo, type CommitSpec } from '../fixtures/git-builder';
-import { genModule, render } from '../fixtures/codegen';
+import { buildHostileFork, HOSTILE, SCRIPT_BODY } from '../support/hostile-fork';
 import { startGitServer, type GitServer } from '../support/git-http';
 import { startStack, type Stack } from '../support/stack';
 import { waitFor } from '../support/processes';
@@ -25,10 +24,6 @@ jest.setTimeout(240_000);
 
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
-const HOSTILE = '<img src=x onerror=alert(1)>.js';
-const SCRIPT_BODY = '</script><script>alert(2)</script>';
-const DAY = 86_400;
-const T0 = 1_600_000_000;
 const challenger = devAccount(1);
 
 let root: string;
@@ -40,37 +35,6 @@ let b: BrowserHandle;
 let base: string;
 let analysisId: string;
 let caseId: string;
-
-/** A fork: three shared commits (the hostile file among them), then one commit on each side; the target declares it. */
-function buildHostileFork(dir: string): void {
-  const code = [
-    `// ${SCRIPT_BODY}`,
-    render(genModule(4242, 30), 'javascript'),
-    `const banner = "${SCRIPT_BODY}<img src=x onerror=alert(3)>";`,
-    'module.exports.banner = banner;',
-    '',
-  ].join('\n');
-  const pkg = (name: string) => JSON.stringify({ name, version: '1.0.0', main: HOSTILE }, null, 2) + '\n';
-  const shared: CommitSpec[] = [
-    { time: T0, message: 'start', files: { 'README.md': '# hostile-core\n\nA library.\n', 'package.json': pkg('hostile-core') } },
-    { time: T0 + 10 * DAY, message: `add ${HOSTILE}`, files: { [HOSTILE]: code } },
-    { time: T0 + 20 * DAY, message: 'docs', files: { 'docs/notes.md': '# Notes\n\nHow it works.\n' } },
-  ];
-  buildRepo(join(dir, 'hostile', 'origin.git'), {
-    commits: [...shared, { time: T0 + 35 * DAY, message: 'core: more docs', files: { 'docs/more.md': '# More\n\nMore notes.\n' } }],
-  });
-  buildRepo(join(dir, 'hostile', 'target.git'), {
-    commits: [
-      ...shared,
-      {
-        time: T0 + 25 * DAY,
-        message: 'fork: rename',
-        files: { 'README.md': '# hostile-plus\n\nForked from hostile-core, with extras.\n', 'package.json': pkg('hostile-plus') },
-      },
-      { time: T0 + 30 * DAY, message: 'fork: extras', files: { 'docs/extras.md': '# Extras\n\nSome extras.\n' } },
-    ],
-  });
-}
 
 interface Watched {
   page: Page;

@@ -34,6 +34,12 @@ export const OPTIONS: readonly OptionSpec[] = [
     help: 'write the canonical manifest bytes (their sha256 is the manifest hash)',
     commands: ['analyze'],
   },
+  {
+    names: ['--html'],
+    value: 'FILE',
+    help: 'write the report as one self-contained HTML file (no script, nothing fetched): signals, timeline, code side by side',
+    commands: BOTH,
+  },
   { names: ['--workers'], value: 'N', help: 'fingerprinting worker threads (default: cores, at most 2)', commands: BOTH },
   { names: ['--cache'], value: 'DIR', help: 'where URLs and owner/name are cloned (default ./.cache/repos)', commands: ['analyze'] },
   { names: ['--quiet', '-q'], help: 'no progress; one line for the result (and the manifest hash)', commands: BOTH },
@@ -114,6 +120,7 @@ export interface Args {
   json: boolean;
   quiet: boolean;
   manifest: string | null;
+  html: string | null;
   workers: number | undefined;
   cache: string;
 }
@@ -147,6 +154,7 @@ export function parseArgs(argv: readonly string[]): Args | null {
     json: false,
     quiet: false,
     manifest: null,
+    html: null,
     workers: undefined,
     cache: join(process.cwd(), '.cache', 'repos'),
   };
@@ -188,6 +196,9 @@ export function parseArgs(argv: readonly string[]): Args | null {
         break;
       case '--manifest':
         a.manifest = value;
+        break;
+      case '--html':
+        a.html = value;
         break;
       case '--workers':
         a.workers = workerCount(value, command);

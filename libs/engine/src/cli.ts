@@ -7,9 +7,12 @@ import { EngineError } from './errors';
 import { terminalProgress } from './progress';
 import { humanReport, terminalSafe } from './report';
 import { baselineWasmOnly } from './tokenize/treesitter';
-import { loadManifest, verify } from './verify';
+import { loadManifest, parseManifest, verify } from './verify';
 import { ENGINE_VERSION, MANIFEST_VERSION } from './version';
-import type { RepoRef } from './types';
+import { BlobReader } from './git/catfile';
+import { resolveGitDir } from './git/runner';
+import { htmlReport } from './html-report';
+import type { Manifest, RepoRef, Side } from './types';
 
 /** Exit codes (docs/engine.md). */
 export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, TOO_LARGE: 3, NOT_FOUND: 4, NOT_ALLOWED: 5, DIFFERS: 6 } as const;
@@ -83,6 +86,14 @@ async function runAnalyze(args: Args, bar: Bar): Promise<number> {
   const r = await analyze({ origin, target, workers: args.workers, onProgress: bar?.onProgress });
   bar?.end();
   if (args.manifest) writeFileSync(args.manifest, r.bytes);
+  if (args.html)
+    await writeHtml(
+      args.html,
+      r.manifest,
+      r.hash,
+      { origin: origin.dir, target: target.dir },
+      { origin: args.origin, target: args.target },
+    );
   if (args.json)
     process.stdout.write(
       JSON.stringify({
@@ -111,6 +122,15 @@ async function runVerify(args: Args, bar: Bar): Promise<number> {
     onProgress: bar?.onProgress,
   });
   bar?.end();
+  // The manifest given, as the report of what it claims (its blobs are read from the same local clones).
+  if (args.html)
+    await writeHtml(
+      args.html,
+      parseManifest(bytes),
+      r.expectedHash,
+      { origin: args.origin, target: args.target },
+      { origin: args.origin, target: args.target },
+    );
   if (args.json) {
     process.stdout.write(JSON.stringify(r) + '\n');
   } else if (r.identical) {
@@ -134,6 +154,23 @@ async function runVerify(args: Args, bar: Bar): Promise<number> {
     process.stdout.write((args.quiet ? lines.slice(0, 1) : lines).join('\n') + '\n');
   }
   return r.identical ? EXIT.OK : EXIT.DIFFERS;
+}
+
+/** `--html FILE`: the report as one self-contained HTML file, its code read from the two local repositories. */
+async function writeHtml(
+  file: string,
+  manifest: Manifest,
+  hash: string,
+  dirs: Record<Side, string>,
+  names: Record<Side, string>,
+): Promise<void> {
+  const readers = { origin: new BlobReader(resolveGitDir(dirs.origin)), target: new BlobReader(resolveGitDir(dirs.target)) };
+  try {
+    writeFileSync(file, await htmlReport({ manifest, hash, names, readers }));
+  } finally {
+    readers.origin.close();
+    readers.target.close();
+  }
 }
 
 function failure(e: unknown, json: boolean): number {

@@ -1,10 +1,10 @@
 // The pages' renderers: escaping of every repository-derived string, and the timeline's geometry.
 import { casesApi } from '@lineage/schemas';
-import { escapeHtml, html, raw, safeHref, query } from '../src/pages/html';
-import { GEOMETRY, renderTimeline, scale, timelineFrom, type TimelineData } from '../src/pages/timeline';
+import { escapeHtml, html, raw, safeHref, query } from '@lineage/report-view';
+import { GEOMETRY, renderTimeline, scale, timelineFrom, type TimelineData } from '@lineage/report-view';
 import { casePage, casesPage, challengePage, homePage, progressPage, searchPage, type CasePageData } from '../src/pages/views';
 import { PAGE_CSP } from '../src/pages/layout';
-import { day, visible } from '../src/pages/wording';
+import { day, visible } from '@lineage/report-view';
 
 const HOSTILE_PATH = '<img src=x onerror=alert(1)>.js';
 const HOSTILE_TEXT = '</script><script>alert(2)</script>';

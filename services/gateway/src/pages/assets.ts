@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Request, Response } from 'express';
+import { PAGES_CSS } from '@lineage/report-view';
 
 const TYPES: Record<string, string> = {
   css: 'text/css; charset=utf-8',
@@ -20,8 +21,15 @@ interface Asset {
   etag: string;
 }
 
+const asset = (body: Buffer, type: string): Asset => ({
+  body,
+  type,
+  etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`,
+});
+
 function load(): Map<string, Asset> {
-  const out = new Map<string, Asset>();
+  // The stylesheet is the report view's (libs/report-view), the CLI's HTML report inlines the same.
+  const out = new Map<string, Asset>([['pages.css', asset(Buffer.from(PAGES_CSS, 'utf8'), TYPES.css!)]]);
   let names: string[] = [];
   try {
     names = readdirSync(ASSET_DIR);
@@ -31,8 +39,7 @@ function load(): Map<string, Asset> {
   for (const name of names.sort()) {
     const ext = /^[a-z0-9-]+\.([a-z]+)$/.exec(name)?.[1];
     if (!ext || !TYPES[ext]) continue;
-    const body = readFileSync(join(ASSET_DIR, name));
-    out.set(name, { body, type: TYPES[ext]!, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` });
+    out.set(name, asset(readFileSync(join(ASSET_DIR, name)), TYPES[ext]!));
   }
   return out;
 }

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { ERROR_STATUS, type ErrorCode } from '@lineage/schemas';
 import { requestIdOf, toWireError, loggerOf } from '@lineage/service-kit';
-import { html, type Html, type Interpolation } from './html';
+import { html, type Html, type Interpolation } from '@lineage/report-view';
 import { ASSET_VERSION } from './assets';
 
 /** Every page's Content-Security-Policy: no inline script or style, nothing from elsewhere. */

@@ -3,26 +3,35 @@
 import type { z } from 'zod';
 import type { analysisApi, casesApi, factsApi, fragmentApi, WireError } from '@lineage/schemas';
 import { VERDICTS } from '@lineage/schemas';
-import { html, query, raw, safeHref, type Html } from './html';
-import { layout } from './layout';
-import { renderTimeline, timelineFrom } from './timeline';
 import {
   CHRONOLOGY_WORDS,
   CONFIDENCE_WORDS,
   DIRECTION_WORDS,
-  EVIDENCE_WORDS,
   LAYER_WORDS,
-  SIGNALS,
   STAGE_WORDS,
   VERDICT_WORDS,
   day,
+  evidenceAnchor,
+  evidenceItem,
+  html,
   isoTime,
   plural,
+  query,
+  raw,
+  renderTimeline,
   repositoryName,
+  safeHref,
   shortCommit,
+  sideBySide,
+  signalGroupsOf,
+  signalList,
+  timelineFrom,
   visible,
   wordsFor,
-} from './wording';
+  type Html,
+  type SideBySide as ViewSideBySide,
+} from '@lineage/report-view';
+import { layout } from './layout';
 
 type Analysis = z.infer<typeof analysisApi.Analysis>;
 type CaseReport = z.infer<typeof casesApi.CaseReport>;
@@ -211,7 +220,8 @@ ${pager(null, next)}`;
 
 // ---------------------------------------------------------------------------------------- case page
 
-export interface SideBySide {
+/** A located item with both sides' fragments as the fragment subject answered them (the view's SideBySide). */
+export interface SideBySide extends ViewSideBySide {
   item: EvidenceItem;
   origin: Outcome<Fragment> | null;
   target: Outcome<Fragment> | null;
@@ -230,15 +240,13 @@ export interface CasePageData {
   caseApiUrl: string;
 }
 
-export const evidenceAnchor = (id: string) => `evidence-${id}`;
-
 export function casePage(d: CasePageData): Html {
   const r = d.report;
   const v = VERDICT_WORDS[r.verdict];
   // The evidence list: the page of the filters, then every item this page links to that is not on it.
   const listed = new Map<string, EvidenceItem>(d.evidence.items.map((i) => [i.id, i]));
   const referenced = [...d.signals, ...r.highlights].filter((i, n, all) => !listed.has(i.id) && all.findIndex((j) => j.id === i.id) === n);
-  const signalGroups = SIGNALS.map((s) => ({ ...s, items: d.signals.filter((i) => (s.kinds as readonly string[]).includes(i.kind)) }));
+  const signalGroups = signalGroupsOf(d.signals);
   const forkItems = signalGroups.find((s) => s.key === 'fork')!.items;
   const chronologyItems = signalGroups.find((s) => s.key === 'chronology')!.items;
   const tl = timelineFrom(r);
@@ -275,19 +283,7 @@ ${r.layers.map((l) => html`<tr><th scope="row"><a href="${`/cases/${r.id}${query
 
 <section id="signals" aria-labelledby="signals-title">
 <h2 id="signals-title">Decisive signals</h2>
-<ul class="signals">
-${signalGroups.map(
-  (s) => html`<li id="signal-${s.key}" class="signal">
-<h3>${s.title}</h3>
-<p class="signal-plain">${s.plain}.</p>
-${signalDetail(s.key, tl)}
-${
-  s.items.length
-    ? html`<ul class="signal-evidence">${s.items.map((i) => html`<li><a href="#${evidenceAnchor(i.id)}">${i.kind} (${i.strength.toLowerCase()})</a>: ${visible(i.detail)}</li>`)}</ul>`
-    : html`<p class="muted">No evidence of this kind was recorded.</p>`
-}
-</li>\n`,
-)}</ul>
+${signalList(signalGroups, tl)}
 </section>
 
 <section id="timeline" aria-labelledby="timeline-heading">
@@ -338,30 +334,6 @@ ${factSection(r, d.fact)}
   return layout({ title: `Case ${r.id}`, nav: 'cases', scripts: ['challenge.js'], body });
 }
 
-function signalDetail(key: string, tl: ReturnType<typeof timelineFrom>): Html | string {
-  if (key === 'fork') {
-    if (!tl.fork) return html`<p>The histories share no commit: there is no fork point.</p>`;
-    return html`<p>Fork point <a href="#timeline-fork"><code>${shortCommit(tl.fork.commit)}</code></a>, ${day(tl.fork.at)}${tl.sharedCommits !== null ? `, after ${plural(tl.sharedCommits, 'shared commit')}` : ''}. After it the origin made ${tl.fork.after.origin ?? '?'} and the target ${tl.fork.after.target ?? '?'}.</p>`;
-  }
-  if (key === 'declarations' && tl.declaredBy) return html`<p>The ${tl.declaredBy} declares the other repository as its upstream.</p>`;
-  if (key === 'chronology' && tl.material)
-    return html`<p>Matched material dated in both histories appears earlier in the origin ${tl.material.origin} times and earlier in the target ${tl.material.target} times.</p>`;
-  return '';
-}
-
-function location(l: EvidenceItem['origin']): Html | string {
-  if (!l) return '—';
-  return html`<code class="loc">${visible(l.path)}:${l.startLine}-${l.endLine}</code>`;
-}
-
-function evidenceItem(i: EvidenceItem): Html {
-  return html`<li id="${evidenceAnchor(i.id)}" class="evidence strength-${i.strength.toLowerCase()}">
-<p class="evidence-head"><span class="kind" title="${wordsFor(EVIDENCE_WORDS, i.kind) ?? ''}">${i.kind}</span> <span class="layer">${i.layer}</span> <span class="strength">${i.strength.toLowerCase()}</span> <span class="score">score ${i.score}</span>${i.language ? html` <span class="lang">${i.language}</span>` : ''}</p>
-<p class="evidence-detail">${visible(i.detail)}</p>
-${i.origin || i.target ? html`<p class="evidence-loc">origin ${location(i.origin)} · target ${location(i.target)}</p>` : ''}
-</li>\n`;
-}
-
 function facets(caseId: string, page: EvidencePage, f: CasePageData['filters']): Html {
   const active = (k: keyof CasePageData['filters'], v: string) => f[k] === v;
   const group = (k: 'layer' | 'strength' | 'kind' | 'language', label: string, counts: Record<string, number>) => {
@@ -387,59 +359,6 @@ ${f.layer ? html`<input type="hidden" name="layer" value="${f.layer}">` : ''}${f
 </form>
 ${any ? html`<p><a href="/cases/${caseId}#evidence">Clear the filters</a></p>` : ''}
 </div>`;
-}
-
-function sideBySide(s: SideBySide, n: number): Html {
-  const i = s.item;
-  const range = (l: EvidenceItem['origin']) => (l ? { from: Math.max(1, l.startLine), to: Math.max(1, l.endLine) } : null);
-  const ranges = { origin: range(i.origin), target: range(i.target) };
-  // Lines of the matched ranges whose text (trimmed) the other side's matched range holds too.
-  const texts = (side: 'origin' | 'target') => {
-    const f = s[side];
-    const r = ranges[side];
-    if (!f?.ok || !r) return new Set<string>();
-    return new Set(
-      f.value.lines
-        .filter((_, k) => f.value.startLine + k >= r.from && f.value.startLine + k <= r.to)
-        .map((t) => t.trim())
-        .filter((t) => t.length > 0),
-    );
-  };
-  const shared = { origin: texts('target'), target: texts('origin') };
-  const pane = (side: 'origin' | 'target') => {
-    const l = i[side]!;
-    const f = s[side];
-    const r = ranges[side]!;
-    const caption = html`<figcaption><span class="side">${side}</span> <code class="loc">${visible(l.path)}:${l.startLine}-${l.endLine}</code></figcaption>`;
-    if (!f) return html`<figure class="code code-${side}">${caption}<p class="muted">Not read.</p></figure>`;
-    if (!f.ok) {
-      const why =
-        f.error.code === 'REPOSITORY_NOT_CACHED'
-          ? `The ${side} repository is no longer in the analysis pipeline's cache, so its text cannot be shown here; the location above is exact.`
-          : f.error.message;
-      return html`<figure class="code code-${side}">${caption}<p class="notice notice-error fragment-error">${why} <code class="error-code">${f.error.code}</code></p></figure>`;
-    }
-    const v = f.value;
-    if (v.binary) return html`<figure class="code code-${side}">${caption}<p class="muted">A binary file: no text to show.</p></figure>`;
-    return html`<figure class="code code-${side}">${caption}
-<pre tabindex="0"><code>${v.lines.map((t, k) => {
-      const no = v.startLine + k;
-      const inRange = no >= r.from && no <= r.to;
-      const isShared = inRange && shared[side].has(t.trim());
-      return html`<span class="line${inRange ? ' in-range' : ''}${isShared ? ' shared' : ''}" data-line="${no}"><span class="ln" aria-hidden="true">${no}</span><span class="mark" aria-hidden="true">${isShared ? '=' : ' '}</span>${visible(t)}</span>`;
-    })}</code></pre>
-${v.truncated ? html`<p class="muted">Cut short at ${v.lines.length} lines (the view is bounded).</p>` : ''}
-</figure>`;
-  };
-  return html`<section class="pair-view" id="fragment-${n + 1}" aria-label="${`Fragment ${n + 1}`}">
-<h3>${i.kind} · ${i.strength.toLowerCase()} · score ${i.score}${i.language ? ` · ${i.language}` : ''} <a class="to-evidence" href="#${evidenceAnchor(i.id)}">(evidence)</a></h3>
-<p class="evidence-detail">${visible(i.detail)}</p>
-<div class="panes">
-${pane('origin')}
-${pane('target')}
-</div>
-<p class="legend"><span class="swatch in-range"></span> the matched range · <span class="swatch shared"></span> <code>=</code> a line the other side's matched range holds too</p>
-</section>\n`;
 }
 
 function factView(label: string, v: FactView | null, extra?: Html): Html {

@@ -1,13 +1,16 @@
 // The lineage timeline as server-rendered SVG: both histories on a common time axis, the part they share,
 // the fork point, each side's commits after it, and where matched material first appears. Everything is read
 // from the case report's chronology (the facts the engine recorded in the manifest); nothing is guessed.
-import type { z } from 'zod';
-import type { casesApi } from '@lineage/schemas';
 import { html, type Html } from './html';
 import { day, shortCommit } from './wording';
 
-type Report = z.infer<typeof casesApi.CaseReport>;
 type Side = 'origin' | 'target';
+
+/** What the timeline reads: the chronology facts (`at`: Unix seconds as a decimal string) and the pinned pair. */
+export interface TimelineSource {
+  chronology: readonly { kind: string; side: string; commit: string | null; at: string | null; description: string }[];
+  pair: Record<Side, { commit: string; committedAt?: string | null; url?: string | null }>;
+}
 
 export interface TimelinePoint {
   commit: string | null;
@@ -26,7 +29,7 @@ export interface TimelineData {
 const num = (s: string | null | undefined): number | null => (s !== null && s !== undefined && /^[0-9]{1,16}$/.test(s) ? Number(s) : null);
 
 /** What the timeline needs, from the engine's chronology facts (their wording is the engine's, see libs/engine). */
-export function timelineFrom(report: Pick<Report, 'chronology' | 'pair'>): TimelineData {
+export function timelineFrom(report: TimelineSource): TimelineData {
   const find = (kind: string, side?: string) => report.chronology.find((c) => c.kind === kind && (side === undefined || c.side === side));
   const point = (c: { commit: string | null; at: string | null } | undefined): TimelinePoint | null =>
     c ? { commit: c.commit, at: num(c.at) } : null;

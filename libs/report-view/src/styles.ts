@@ -1,4 +1,6 @@
-/* Lineage pages. No inline styles anywhere (CSP style-src 'self'): everything is here. */
+// The pages' stylesheet, shared by the gateway (served as /assets/pages.css) and the CLI's offline HTML report
+// (inlined in its <style>): one look for a case wherever it is read. Plain CSS, no url() or @import.
+export const PAGES_CSS = `/* Lineage pages. No inline styles anywhere (CSP style-src 'self'): everything is here. */
 :root {
   --fg: #1b1f24; --muted: #4a5361; --bg: #ffffff; --panel: #f5f7fa; --line: #d0d7de;
   --accent: #0b5cad; --accent-fg: #ffffff; --ok: #116329; --bad: #a40e26; --warn: #7d4e00;
@@ -131,3 +133,4 @@ tr.stage-done td.stage-state { color: var(--ok); font-weight: 700; }
 tr.stage-running td.stage-state { color: var(--accent); font-weight: 700; }
 tr.stage-failed td.stage-state { color: var(--bad); font-weight: 700; }
 .signal-plain::first-letter { text-transform: uppercase; }
+`;
