@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { manifestHash } from '@lineage/engine';
 import { realReposDir } from '../fixtures/real-repos-dir';
-import { ARTIFACTS, launchChromium, type BrowserHandle } from '../support/browser';
+import { ARTIFACTS, axeViolations, launchChromium, type BrowserHandle } from '../support/browser';
 import { buildHostileFork, HOSTILE, SCRIPT_BODY } from '../support/hostile-fork';
 import { cloneBundle, sharedPairs } from '../support/pairs';
 import { ROOT } from '../support/processes';
@@ -62,19 +62,6 @@ async function open(file: string): Promise<Opened> {
   return o;
 }
 
-async function axe(page: Page): Promise<{ id: string; targets: string[] }[]> {
-  await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
-  return page.evaluate(async () => {
-    const a = (
-      window as unknown as {
-        axe: { run(ctx: Document, o: unknown): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
-      }
-    ).axe;
-    const r = await a.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.map((v) => ({ id: v.id, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
-  });
-}
-
 /** Nothing fetched, no dialog, no error, and no element the data could have injected. */
 async function expectClean(o: Opened): Promise<void> {
   expect(o.requests).toEqual([]);
@@ -86,7 +73,7 @@ async function expectClean(o: Opened): Promise<void> {
     handlers: [...document.querySelectorAll('*')].filter((e) => [...e.attributes].some((a) => /^on/i.test(a.name))).length,
   }));
   expect(injected).toEqual({ imgs: 0, scripts: 0, handlers: 0 });
-  expect(await axe(o.page)).toEqual([]);
+  expect(await axeViolations(o.page)).toEqual([]);
 }
 
 test('a real shared pair: verdict, timeline with its fork point, code side by side, the manifest hash', async () => {

@@ -6,7 +6,7 @@
 // progress page, read on the case page (timeline, side by side, evidence, fact, wallet), with JavaScript on
 // and off. No dialog may fire, no element may be injected, the CSP must hold with no violation, and axe-core
 // finds no WCAG 2 A/AA violation. Screenshots go to test-artifacts/pages/.
-import { readFileSync, mkdtempSync, rmSync, readdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
@@ -18,7 +18,7 @@ import { startGitServer, type GitServer } from '../support/git-http';
 import { startStack, type Stack } from '../support/stack';
 import { waitFor } from '../support/processes';
 import { json } from '../support/http';
-import { ARTIFACTS, launchChromium, type BrowserHandle } from '../support/browser';
+import { ARTIFACTS, axeViolations, launchChromium, type BrowserHandle } from '../support/browser';
 
 jest.setTimeout(240_000);
 
@@ -112,19 +112,6 @@ async function expectClean(w: Watched, res: { headers(): Record<string, string> 
   for (const s of injected.scripts) expect(s).toMatch(/^\/assets\/[a-z-]+\.js$/);
 }
 
-async function axe(page: Page): Promise<{ id: string; targets: string[] }[]> {
-  await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
-  return page.evaluate(async () => {
-    const a = (
-      window as unknown as {
-        axe: { run(ctx: Document, o: unknown): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
-      }
-    ).axe;
-    const r = await a.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.map((v) => ({ id: v.id, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
-  });
-}
-
 async function landmarks(page: Page): Promise<Record<string, number>> {
   return page.evaluate(() => ({
     header: document.querySelectorAll('body > header').length,
@@ -178,7 +165,7 @@ it('the home form starts an analysis; its page follows the stages live and links
   expect(res?.status()).toBe(200);
   await expectClean(w, res);
   expect(await landmarks(w.page)).toEqual({ header: 1, nav: 1, main: 1, unlabelled: 0 });
-  expect(await axe(w.page)).toEqual([]);
+  expect(await axeViolations(w.page)).toEqual([]);
   await shot(w.page, 'home');
   await w.page.type('#origin-url', `${git.url}/hostile/origin.git`);
   await w.page.type('#target-url', `${git.url}/hostile/target.git`);
@@ -195,7 +182,7 @@ it('the home form starts an analysis; its page follows the stages live and links
   expect(await w.page.$$eval('table.stages td.stage-state', (cells) => cells.map((c) => c.textContent))).toEqual(Array(9).fill('done'));
   caseId = /\/cases\/(\d+)$/.exec(await w.page.$eval('#case-link', (a) => (a as HTMLAnchorElement).href))![1]!;
   await expectClean(w, nav);
-  expect(await axe(w.page)).toEqual([]);
+  expect(await axeViolations(w.page)).toEqual([]);
   await shot(w.page, 'progress');
   await w.page.close();
 });
@@ -279,7 +266,7 @@ it('the case page: verdict, signals linked to evidence, the timeline with its fo
   expect(seen.fact).toMatch(/TRUE\s*ASSERTED/);
   expect(await landmarks(w.page)).toMatchObject({ header: 1, main: 1, unlabelled: 0 });
   expect((await landmarks(w.page)).nav).toBeGreaterThanOrEqual(2); // the site's and the page's table of contents
-  expect(await axe(w.page)).toEqual([]);
+  expect(await axeViolations(w.page)).toEqual([]);
   await shot(w.page, 'case');
   await w.page.screenshot({ path: join(ARTIFACTS, 'case-top.png') as `${string}.png` });
   for (const [sel, name] of [
@@ -364,7 +351,7 @@ it("cases and search page with the API's cursors", async () => {
   const res = await w.page.goto(`${base}/cases?limit=1`);
   await expectClean(w, res);
   expect(await w.page.$$eval('table.cases tbody tr', (r) => r.length)).toBe(1);
-  expect(await axe(w.page)).toEqual([]);
+  expect(await axeViolations(w.page)).toEqual([]);
   const s = await w.page.goto(`${base}/search?q=${encodeURIComponent(SCRIPT_BODY)}`);
   expect(s?.status()).toBe(200);
   await expectClean(w, s);

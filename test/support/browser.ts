@@ -1,10 +1,10 @@
 // Headless Chromium from Debian's packages, driven by puppeteer-core: no browser download, no network of its
 // own (this machine has none), a fresh profile per launch. `make test` installs chromium when it is missing
 // (scripts/ensure-chromium.sh).
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { ROOT } from './processes';
 
 export const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
@@ -43,4 +43,18 @@ export async function launchChromium(): Promise<BrowserHandle> {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** axe-core's WCAG 2 A/AA violations on the page (its rule id and the first targets of each). */
+export async function axeViolations(page: Page): Promise<{ id: string; targets: string[] }[]> {
+  await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+  return page.evaluate(async () => {
+    const a = (
+      window as unknown as {
+        axe: { run(ctx: Document, o: unknown): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
+    const r = await a.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return r.violations.map((v) => ({ id: v.id, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+  });
 }

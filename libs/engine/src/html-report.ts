@@ -2,26 +2,22 @@
 // SVG, no script, nothing fetched) rendered from the manifest with the case page's own view (libs/report-view), and
 // the strongest fragments side by side, read from the two local repositories at the blobs the manifest names.
 import {
-  CHRONOLOGY_WORDS,
   CONFIDENCE_WORDS,
   DIRECTION_WORDS,
   LAYER_WORDS,
   PAGES_CSS,
   VERDICT_WORDS,
-  evidenceAnchor,
   evidenceItem,
   html,
   isoTime,
   plural,
   raw,
-  renderTimeline,
-  shortCommit,
   sideBySide,
   signalGroupsOf,
   signalList,
+  timelineSection,
   timelineFrom,
   visible,
-  wordsFor,
   type FragmentOutcome,
   type SideBySide,
 } from '@lineage/report-view';
@@ -64,8 +60,6 @@ export async function htmlReport(input: HtmlReportInput): Promise<string> {
   };
   const tl = timelineFrom(source);
   const groups = signalGroupsOf(m.evidence.filter((e) => e.layer === 'HISTORY'));
-  const forkItem = groups.find((g) => g.key === 'fork')?.items[0];
-  const materialItem = groups.find((g) => g.key === 'chronology')?.items[0];
   const v = VERDICT_WORDS[m.verdict];
   const fragments = await Promise.all(
     strongest(
@@ -124,20 +118,7 @@ ${m.layers.map((l) => html`<tr><th scope="row">${l.layer}</th><td>${LAYER_WORDS[
 ${signalList(groups, tl)}
 </section>
 
-<section id="timeline" aria-labelledby="timeline-heading">
-<h2 id="timeline-heading">Lineage timeline</h2>
-${renderTimeline(tl, {
-  fork: forkItem ? `#${evidenceAnchor(forkItem.id)}` : undefined,
-  material: materialItem ? `#${evidenceAnchor(materialItem.id)}` : undefined,
-})}
-<details><summary>Every dated fact the engine recorded</summary>
-<table class="chronology">
-<thead><tr><th scope="col">What</th><th scope="col">Side</th><th scope="col">Commit</th><th scope="col">When (UTC)</th><th scope="col">Detail</th></tr></thead>
-<tbody>
-${source.chronology.map((c) => html`<tr><th scope="row" title="${wordsFor(CHRONOLOGY_WORDS, c.kind) ?? ''}">${c.kind}</th><td>${c.side}</td><td><code>${shortCommit(c.commit)}</code></td><td>${isoTime(c.at)}</td><td>${visible(c.description)}</td></tr>\n`)}</tbody>
-</table>
-</details>
-</section>
+${timelineSection(tl, source.chronology, groups)}
 
 <section id="side-by-side" aria-labelledby="sbs-title">
 <h2 id="sbs-title">Side by side: the strongest fragments</h2>

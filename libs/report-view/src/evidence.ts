@@ -2,8 +2,8 @@
 // items, and the strongest fragments side by side. Repository-derived text (paths, details, file lines) only ever
 // reaches the markup through `html`'s escaping and `visible`.
 import { html, type Html } from './html';
-import type { TimelineData } from './timeline';
-import { EVIDENCE_WORDS, SIGNALS, day, plural, shortCommit, visible, wordsFor } from './wording';
+import { renderTimeline, type TimelineData, type TimelineSource } from './timeline';
+import { CHRONOLOGY_WORDS, EVIDENCE_WORDS, SIGNALS, day, isoTime, plural, shortCommit, visible, wordsFor } from './wording';
 
 export interface ViewLocation {
   path: string;
@@ -140,4 +140,29 @@ ${pane('target')}
 </div>
 <p class="legend"><span class="swatch in-range"></span> the matched range · <span class="swatch shared"></span> <code>=</code> a line the other side's matched range holds too</p>
 </section>\n`;
+}
+
+/** The timeline section: the SVG (its fork point and material linked to their evidence items) and every dated fact. */
+export function timelineSection(
+  tl: TimelineData,
+  chronology: TimelineSource['chronology'],
+  groups: ReturnType<typeof signalGroupsOf>,
+): Html {
+  const first = (key: string) => groups.find((g) => g.key === key)?.items[0];
+  const fork = first('fork');
+  const material = first('chronology');
+  return html`<section id="timeline" aria-labelledby="timeline-heading">
+<h2 id="timeline-heading">Lineage timeline</h2>
+${renderTimeline(tl, {
+  fork: fork ? `#${evidenceAnchor(fork.id)}` : undefined,
+  material: material ? `#${evidenceAnchor(material.id)}` : undefined,
+})}
+<details><summary>Every dated fact the engine recorded</summary>
+<table class="chronology">
+<thead><tr><th scope="col">What</th><th scope="col">Side</th><th scope="col">Commit</th><th scope="col">When (UTC)</th><th scope="col">Detail</th></tr></thead>
+<tbody>
+${chronology.map((c) => html`<tr><th scope="row" title="${wordsFor(CHRONOLOGY_WORDS, c.kind) ?? ''}">${c.kind}</th><td>${c.side}</td><td><code>${shortCommit(c.commit)}</code></td><td>${isoTime(c.at)}</td><td>${visible(c.description)}</td></tr>\n`)}</tbody>
+</table>
+</details>
+</section>`;
 }

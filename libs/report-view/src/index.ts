@@ -34,6 +34,7 @@ export {
   sideBySide,
   signalGroupsOf,
   signalList,
+  timelineSection,
   type FragmentOutcome,
   type SideBySide,
   type ViewEvidenceItem,

@@ -4,27 +4,25 @@ import type { z } from 'zod';
 import type { analysisApi, casesApi, factsApi, fragmentApi, WireError } from '@lineage/schemas';
 import { VERDICTS } from '@lineage/schemas';
 import {
-  CHRONOLOGY_WORDS,
   CONFIDENCE_WORDS,
   DIRECTION_WORDS,
   LAYER_WORDS,
   STAGE_WORDS,
   VERDICT_WORDS,
   day,
-  evidenceAnchor,
   evidenceItem,
   html,
   isoTime,
   plural,
   query,
   raw,
-  renderTimeline,
   repositoryName,
   safeHref,
   shortCommit,
   sideBySide,
   signalGroupsOf,
   signalList,
+  timelineSection,
   timelineFrom,
   visible,
   wordsFor,
@@ -247,8 +245,6 @@ export function casePage(d: CasePageData): Html {
   const listed = new Map<string, EvidenceItem>(d.evidence.items.map((i) => [i.id, i]));
   const referenced = [...d.signals, ...r.highlights].filter((i, n, all) => !listed.has(i.id) && all.findIndex((j) => j.id === i.id) === n);
   const signalGroups = signalGroupsOf(d.signals);
-  const forkItems = signalGroups.find((s) => s.key === 'fork')!.items;
-  const chronologyItems = signalGroups.find((s) => s.key === 'chronology')!.items;
   const tl = timelineFrom(r);
 
   const body = html`<article class="case" aria-labelledby="case-title">
@@ -286,20 +282,7 @@ ${r.layers.map((l) => html`<tr><th scope="row"><a href="${`/cases/${r.id}${query
 ${signalList(signalGroups, tl)}
 </section>
 
-<section id="timeline" aria-labelledby="timeline-heading">
-<h2 id="timeline-heading">Lineage timeline</h2>
-${renderTimeline(tl, {
-  fork: forkItems[0] ? `#${evidenceAnchor(forkItems[0].id)}` : undefined,
-  material: chronologyItems[0] ? `#${evidenceAnchor(chronologyItems[0].id)}` : undefined,
-})}
-<details><summary>Every dated fact the engine recorded</summary>
-<table class="chronology">
-<thead><tr><th scope="col">What</th><th scope="col">Side</th><th scope="col">Commit</th><th scope="col">When (UTC)</th><th scope="col">Detail</th></tr></thead>
-<tbody>
-${r.chronology.map((c) => html`<tr><th scope="row" title="${wordsFor(CHRONOLOGY_WORDS, c.kind) ?? ''}">${c.kind}</th><td>${c.side}</td><td><code>${shortCommit(c.commit)}</code></td><td>${isoTime(c.at)}</td><td>${visible(c.description)}</td></tr>\n`)}</tbody>
-</table>
-</details>
-</section>
+${timelineSection(tl, r.chronology, signalGroups)}
 
 <section id="side-by-side" aria-labelledby="sbs-title">
 <h2 id="sbs-title">Side by side: the strongest fragments</h2>
