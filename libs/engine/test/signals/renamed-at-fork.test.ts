@@ -58,6 +58,18 @@ describe('renamedAtFork', () => {
     expect(r.evidence.map((e) => [e.kind, e.strength, e.score])).toEqual([['RENAMED_AT_FORK', 'STRONG', '1.0000']]);
   });
 
+  it("weighs nothing when neither side keeps the shared history's authors: the name was kept without the people", () => {
+    const t = topo({
+      origin: [],
+      target: [rename('cgminer', { key: 'package:package.json', kind: 'package', from: 'polymc', time: 1_604_752_000 })],
+    });
+    const r = renamedAtFork(t, kept(t, 'polymc', 'cgminer'), true);
+    expect(r.renamed).toBe('target');
+    expect(r.votes).toEqual([expect.objectContaining({ kind: 'RENAMED_AT_FORK', original: 'origin', weight: 0 })]);
+    expect(r.votes[0]!.detail).toContain('kept the name without the people');
+    expect(r.evidence.map((e) => e.score)).toEqual(['0.0000']);
+  });
+
   it('counts no title, and neither side when both renamed', () => {
     const title = forked({
       forkPointNames: [name('title', 'polymc', 'title:readme')],

@@ -10,7 +10,7 @@ import { type Findings, type Sides, other } from './context';
 import { declaration, declarationsFound, historyAgrees, siblings as bothSiblings, strongerDeclaration } from './declaration';
 import { declaredInCode } from './declared-in-code';
 import { identity, namesKept } from './identity';
-import { KEPT_SHARE, maintainers } from './maintainers';
+import { KEPT_SHARE, isThirdLine, maintainers } from './maintainers';
 import { postForkChronology } from './post-fork-chronology';
 import { reading } from './reading';
 import { renamedAtFork } from './renamed-at-fork';
@@ -54,11 +54,13 @@ export function lineageSignals(topo: Topology, sides: Sides, postFork: { origin:
   const ctx = { topo, sides, shared: topo.forkPoints.length > 0 };
 
   // A rename at the fork point overrules the maintainers, so it is read first; the identity kept is read for both.
+  // Names kept without the people make no original (a third line), whether the other side renamed itself or not.
   const anc = ancestry(topo);
   const kept = namesKept(topo, sides);
-  const renamed = renamedAtFork(topo, kept);
+  const third = isThirdLine(topo);
+  const renamed = renamedAtFork(topo, kept, third);
   const read = maintainers(topo, renamed.renamed);
-  const id = identity(kept, read.thirdLine);
+  const id = identity(kept, third);
 
   // A side continues the shared project when it kept its names, kept its authors, or the other side renamed itself.
   const continues = (s: Side): boolean =>

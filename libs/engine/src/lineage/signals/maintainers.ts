@@ -16,6 +16,18 @@ const LEANING_RATIO = 1.5;
 /** A third line: enough shared authors and later commits on both sides, and neither side keeps 5 % of them. */
 const THIRD_LINE = { preForkAuthors: 5, ownCommits: 3, share: 0.05 };
 
+/** Neither side continues the people who made the shared history (THIRD_LINE): both may continue a third line. */
+export function isThirdLine(topo: Topology, c = continuity(topo.authors.preFork, topo.authors.origin, topo.authors.target)): boolean {
+  return (
+    c.counted.origin > 0 &&
+    c.counted.target > 0 &&
+    c.counted.preFork >= THIRD_LINE.preForkAuthors &&
+    topo.originOnly >= THIRD_LINE.ownCommits &&
+    topo.targetOnly >= THIRD_LINE.ownCommits &&
+    Math.max(c.origin, c.target) < THIRD_LINE.share
+  );
+}
+
 export interface Maintainers extends Findings {
   /** continuity of the shared history's authors on each side (0 to 1) */
   continuity: Record<Side, number>;
@@ -33,12 +45,7 @@ export interface Maintainers extends Findings {
 export function maintainers(topo: Topology, renamed: Side | null, forkOfShared: Side | null = null): Maintainers {
   const c = continuity(topo.authors.preFork, topo.authors.origin, topo.authors.target);
   const bothWent = c.counted.origin > 0 && c.counted.target > 0;
-  const thirdLine =
-    bothWent &&
-    c.counted.preFork >= THIRD_LINE.preForkAuthors &&
-    topo.originOnly >= THIRD_LINE.ownCommits &&
-    topo.targetOnly >= THIRD_LINE.ownCommits &&
-    Math.max(c.origin, c.target) < THIRD_LINE.share;
+  const thirdLine = isThirdLine(topo, c);
   const out: Maintainers = {
     votes: [],
     evidence: [],

@@ -29,7 +29,13 @@ export interface RenamedAtFork extends Findings {
   renamed: Side | null;
 }
 
-export function renamedAtFork(topo: Topology, kept: readonly KeptName[]): RenamedAtFork {
+/**
+ * A rename says the side that made it is a new project; that the other side is the old one takes its people. When
+ * neither side keeps the shared history's authors (`thirdLine`), the side that kept the name is a fork that kept it,
+ * as for IDENTITY (identity.ts), and the vote weighs 0 (engine 0.7.13): two forks of Jeff Garzik's cpuminer, one
+ * that renamed itself cgminer and one that kept the name under a new maintainer, are siblings.
+ */
+export function renamedAtFork(topo: Topology, kept: readonly KeptName[], thirdLine = false): RenamedAtFork {
   const o = renameAt(topo, kept, 'origin');
   const t = renameAt(topo, kept, 'target');
   const renamed: Side | null = o && !t ? 'origin' : t && !o ? 'target' : null;
@@ -37,9 +43,14 @@ export function renamedAtFork(topo: Topology, kept: readonly KeptName[]): Rename
   const r = renamed === 'origin' ? o : renamed === 'target' ? t : undefined;
   if (renamed && r) {
     const days = Math.max(0, Math.round((r.time - topo.forkPoints[0]!.time) / 86_400));
-    const d = `the ${renamed} took the name "${r.to}" in place of "${r.from}" (${r.path}) in ${short(r.commit)}, ${days} day${days === 1 ? '' : 's'} after the fork point, while the ${other(renamed)} kept it: the ${renamed} is the new project`;
-    out.votes.push({ kind: 'RENAMED_AT_FORK', original: other(renamed), weight: WEIGHTS.RENAMED_AT_FORK, detail: d });
-    out.evidence.push(item('RENAMED_AT_FORK', WEIGHTS.RENAMED_AT_FORK, d));
+    const w = thirdLine ? 0 : WEIGHTS.RENAMED_AT_FORK;
+    const d =
+      `the ${renamed} took the name "${r.to}" in place of "${r.from}" (${r.path}) in ${short(r.commit)}, ${days} day${days === 1 ? '' : 's'} after the fork point, while the ${other(renamed)} kept it: the ${renamed} is the new project` +
+      (thirdLine
+        ? `, but neither side keeps the shared history's authors: the ${other(renamed)} kept the name without the people, and is not made the original by it`
+        : '');
+    out.votes.push({ kind: 'RENAMED_AT_FORK', original: other(renamed), weight: w, detail: d });
+    out.evidence.push(item('RENAMED_AT_FORK', w, d));
   }
   return out;
 }
