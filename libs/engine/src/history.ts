@@ -390,6 +390,7 @@ export async function histories(
       // A walk cut at maxCommits holds the newest commits in date order, not the ones git log lists first: asked again.
       ...(b.length || o.truncated || t.truncated ? {} : { walks: { origin: own.origin.finish(m), target: own.target.finish(m) } }),
       formers: { origin: formerIdentities(o), target: formerIdentities(t) },
+      pinnedNames: { origin: o.names.pinned, target: t.names.pinned },
     });
     return { origin: o, target: t, topology: topo };
   } finally {

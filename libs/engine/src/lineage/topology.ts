@@ -2,8 +2,9 @@ import { BlobReader } from '../git/catfile';
 import { PairView } from '../git/pair-view';
 import { resolveGitDir } from '../git/runner';
 import { departureAfter, type FormerIdentity } from './former-identity';
+import { addressArrivals, MIN_COMMITS_UNDER_ADDRESS } from './own-address';
 import type { Deadline } from '../limits';
-import type { AuthorCount, CommonLine, Limits, RewrittenHistory, Side, Topology } from '../types';
+import type { AuthorCount, CommonLine, NameRef, Limits, RewrittenHistory, Side, Topology } from '../types';
 import { forkPointIdentity, renamesAfterFork } from './fork-point';
 import type { CommonLineFound } from './common-line';
 import { countAuthors } from './maintainers';
@@ -63,6 +64,8 @@ export async function topology(
     walks?: Record<Side, OwnWalk>;
     /** each side's name changes (formerIdentities of its history walk), for its own departure from the shared line */
     formers?: Record<Side, FormerIdentity[]>;
+    /** each side's names at its pinned commit, for the address it took of its own */
+    pinnedNames?: Record<Side, NameRef[]>;
   },
 ): Promise<Topology> {
   const view = opts.view ?? PairView.open(resolveGitDir(dirs.origin), resolveGitDir(dirs.target));
@@ -129,20 +132,6 @@ export async function topology(
     // 2019 under ids of its own: 15,540 of its 17,311 own commits, 6,728 of them antirez's) or branches merged later.
     const later = (own: OwnCommit[], main: Set<string>, after: number): OwnCommit[] =>
       own.filter((c) => c.time > after && main.has(c.id) && !equivalent.has(c.key));
-    // A side that went on with the shared line for a while and then left it (IcedCoffeeScript merged CoffeeScript until
-    // 2013, then became iced-coffee-script; gren followed Elm for a year after Lamdera forked, then took its own name)
-    // holds the line's authors' commits from before its own departure: they went on with the line, not with the side.
-    // Its later commits are counted from its departure on.
-    const departure = {
-      origin: opts.formers ? departureAfter(opts.formers.origin, parted.origin) : null,
-      target: opts.formers ? departureAfter(opts.formers.target, parted.target) : null,
-    };
-    const from = (side: Side): number => Math.max(parted[side], (departure[side]?.renamedAt ?? 0) - 1);
-    const departed: NonNullable<Topology['departed']> = {};
-    for (const side of ['origin', 'target'] as const) {
-      const d = departure[side];
-      if (d && d.renamedAt > parted[side]) departed[side] = { at: d.renamedAt, former: d.former, current: d.current };
-    }
     opts.deadline.check();
     // Commit ids both hold (none on a common line under other ids, whose commits are counted there).
     const shared = line ? 0 : Number((await git(['rev-list', '--count', `--max-count=${m}`, ...bases])).trim());
@@ -173,6 +162,27 @@ export async function topology(
       names.names = names.names.filter((n) => more.names.some((x) => x.key === n.key && sameName(x.name, n.name)));
       names.sentences = [...new Set([...names.sentences, ...more.sentences])].sort();
     }
+    // A side that went on with the shared line for a while and then left it (IcedCoffeeScript merged CoffeeScript until
+    // 2013, then became iced-coffee-script; gren followed Elm for a year after Lamdera forked, then took its own name)
+    // holds the line's authors' commits from before its own departure: they went on with the line, not with the side.
+    // Its later commits are counted from its departure on.
+    // A side that took an address of its own (own-address.ts) left the line then too, whatever its name.
+    const addressed = opts.pinnedNames
+      ? await addressArrivals(view, { origin: o, target: t }, line ? [] : bases, names.names, opts.pinnedNames, opts)
+      : { origin: null, target: null };
+    const departed: NonNullable<Topology['departed']> = {};
+    for (const side of ['origin', 'target'] as const) {
+      const f = opts.formers ? departureAfter(opts.formers[side], parted[side]) : null;
+      // Enough commits under the new address to read who made them (the least the maintainers signal reads a side by).
+      const a = addressed[side];
+      const own = side === 'origin' ? { c: oOwn, main: oMain } : { c: tOwn, main: tMain };
+      const aKept = a && later(own.c, own.main, a.at - 1).length >= MIN_COMMITS_UNDER_ADDRESS ? a : null;
+      const d = [...(f ? [{ at: f.renamedAt, former: f.former, current: f.current }] : []), ...(aKept ? [aKept] : [])]
+        .filter((x) => x.at > parted[side])
+        .sort((x, y) => y.at - x.at)[0];
+      if (d) departed[side] = { at: d.at, former: d.former, current: d.current };
+    }
+    const from = (side: Side): number => Math.max(parted[side], (departed[side]?.at ?? 0) - 1);
     const renames = await renamesAfterFork(view, { origin: o, target: t }, bases, forkPoints[0]!, names.names, opts);
     const commonLineOf = (f: CommonLineFound): CommonLine => ({
       commits: f.commits,
