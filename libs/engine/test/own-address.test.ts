@@ -1,4 +1,4 @@
-import { addressOf, forkPointOwners, ownAddresses } from '../src/lineage/own-address';
+import { addressOf, forkPointAddresses, ownAddresses } from '../src/lineage/own-address';
 import { namesIn } from '../src/lineage/names';
 import type { NameRef } from '../src/types';
 
@@ -26,13 +26,13 @@ describe('addressOf', () => {
 });
 
 describe('ownAddresses', () => {
-  const fork = forkPointOwners(readme('op'));
+  const fork = forkPointAddresses(readme('op'));
   it('the fork point names the project under its owner, its README included', () => {
-    expect([...fork]).toEqual(['op']);
+    expect(fork).toEqual([{ owner: 'op', repo: 'go-logging' }]);
   });
   it("a manifest naming another owner is the side's own address", () => {
-    expect(ownAddresses([...goMod('github.com/keybase/go-logging'), ...readme('op')], fork).map((n) => n.name)).toEqual([
-      'github.com/keybase/go-logging',
+    expect(ownAddresses([...goMod('github.com/keybase/go-logging'), ...readme('op')], fork)).toMatchObject([
+      { name: { name: 'github.com/keybase/go-logging' }, former: 'op/go-logging', current: 'keybase/go-logging' },
     ]);
   });
   it("the shared owner's address, a README's citations and a module off the hosting sites are not", () => {
@@ -41,6 +41,12 @@ describe('ownAddresses', () => {
     expect(ownAddresses(goMod('gopkg.in/op/go-logging.v1'), fork)).toEqual([]);
   });
   it('nothing when the fork point named no address: there is no owner to depart from', () => {
-    expect(ownAddresses(goMod('github.com/keybase/go-logging'), forkPointOwners([]))).toEqual([]);
+    expect(ownAddresses(goMod('github.com/keybase/go-logging'), forkPointAddresses([]))).toEqual([]);
+  });
+  it("a repository the fork point cited under another name (a dependency) is not the project's address", () => {
+    const cited = forkPointAddresses(
+      at('README.md', '# sslscan\n\nBuild against https://github.com/someone/openssl (see github.com/someone/openssl).\n'),
+    );
+    expect(ownAddresses(pkg('https://github.com/rbsec/sslscan'), cited)).toEqual([]);
   });
 });

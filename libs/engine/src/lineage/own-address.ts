@@ -10,7 +10,7 @@ import { BlobReader } from '../git/catfile';
 import type { PairView } from '../git/pair-view';
 import type { Deadline } from '../limits';
 import type { NameRef } from '../types';
-import { hostedRepo, namesIn } from './names';
+import { hostedRepo, namesIn, sameName } from './names';
 
 const HEX40 = /^[0-9a-f]{40}$/;
 const MAX_MANIFEST_BYTES = 256 * 1024;
@@ -34,31 +34,40 @@ export function addressOf(n: Pick<NameRef, 'kind' | 'name'>): { owner: string; r
   return m ? { owner: m[1]!, repo: m[2]! } : null;
 }
 
-/** The owners the fork point's own files name the project under (every address, the README's as well). */
-export function forkPointOwners(forkNames: readonly NameRef[]): Set<string> {
-  const out = new Set<string>();
+/** The addresses the fork point's own files name the project under (every address, the README's as well). */
+export function forkPointAddresses(forkNames: readonly NameRef[]): { owner: string; repo: string }[] {
+  const out = new Map<string, { owner: string; repo: string }>();
   for (const n of forkNames) {
     const a = addressOf(n);
-    if (a) out.add(a.owner);
+    if (a) out.set(`${a.owner}/${a.repo}`, a);
   }
-  return out;
+  return [...out.keys()].sort().map((k) => out.get(k)!);
 }
 
-/** The side's pinned manifest addresses under an owner the fork point never named: its own address, if it took one. */
-export function ownAddresses(pinned: readonly NameRef[], owners: ReadonlySet<string>): NameRef[] {
-  if (!owners.size) return [];
-  return pinned
-    .filter((n) => isManifestAddress(n) && !n.path.includes('/'))
-    .filter((n) => {
-      const a = addressOf(n);
-      return a !== null && !owners.has(a.owner);
-    })
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.name < b.name ? -1 : 1));
+/**
+ * The side's pinned manifest addresses that keep a repository name the fork point named under another owner, and
+ * under no owner the fork point named: the project's name at an address of the side's own (keybase/go-logging, where
+ * the fork point named op/go-logging), each with the fork point's address it replaced. A repository the fork point
+ * cited under another name (a dependency its README links to) is not the project's address.
+ */
+export function ownAddresses(
+  pinned: readonly NameRef[],
+  fork: readonly { owner: string; repo: string }[],
+): { name: NameRef; former: string; current: string }[] {
+  const out: { name: NameRef; former: string; current: string }[] = [];
+  for (const n of pinned) {
+    if (!isManifestAddress(n) || n.path.includes('/')) continue;
+    const a = addressOf(n);
+    if (!a || fork.some((f) => f.owner === a.owner)) continue;
+    const was = fork.find((f) => sameName(f.repo, a.repo));
+    if (was) out.push({ name: n, former: `${was.owner}/${was.repo}`, current: `${a.owner}/${a.repo}` });
+  }
+  return out.sort((x, y) => (x.name.key < y.name.key ? -1 : x.name.key > y.name.key ? 1 : x.current < y.current ? -1 : 1));
 }
 
 export interface AddressArrival {
   key: string;
-  /** the address the fork point named (the first, in name order) */
+  /** the fork point's address of the project, `owner/repo` */
   former: string;
   /** the side's own address, `owner/repo` */
   current: string;
@@ -81,17 +90,12 @@ export async function addressArrivals(
   opts: { deadline: Deadline; signal?: AbortSignal },
 ): Promise<{ origin: AddressArrival | null; target: AddressArrival | null }> {
   const out: { origin: AddressArrival | null; target: AddressArrival | null } = { origin: null, target: null };
-  const owners = forkPointOwners(forkNames);
-  const formerName = [...forkNames]
-    .map(addressOf)
-    .filter((a): a is { owner: string; repo: string } => a !== null)
-    .map((a) => `${a.owner}/${a.repo}`)
-    .sort()[0];
-  if (!formerName || !bases.length) return out;
+  const fork = forkPointAddresses(forkNames);
+  if (!fork.length || !bases.length) return out;
   const reader = new BlobReader(view.gitDir);
   try {
     for (const side of ['origin', 'target'] as const) {
-      for (const n of ownAddresses(pinned[side], owners)) {
+      for (const { name: n, former, current } of ownAddresses(pinned[side], fork)) {
         const versions = (
           await view.run(
             [
@@ -132,8 +136,7 @@ export async function addressArrivals(
           else lo = mid + 1;
         }
         if (lo >= versions.length) continue; // no own version carries it: the side began with it, or the file is older
-        const a = addressOf(n)!;
-        const arrival: AddressArrival = { key: n.key, former: formerName, current: `${a.owner}/${a.repo}`, at: versions[lo]!.time };
+        const arrival: AddressArrival = { key: n.key, former, current, at: versions[lo]!.time };
         if (!out[side] || arrival.at < out[side]!.at) out[side] = arrival;
       }
       opts.deadline.check();
