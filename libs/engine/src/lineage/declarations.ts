@@ -13,6 +13,18 @@ export interface Declaration {
   line: number;
   /** the trigger and the words after it, normalised: compared to find text inherited from the other side */
   sentence: string;
+  /** whose version of the name it cites ("a fork of ioerror's version of sslscan": `ioerror`), when it says so */
+  owner?: string;
+}
+
+/**
+ * The possessor standing between a trigger and the name it found ("a fork of ioerror's version of sslscan", "forked
+ * from Sam Stephenson's ruby-build"): the word before a possessive `'s` (candidates() drops the apostrophe).
+ */
+export function possessor(words: readonly string[], at: number): string | undefined {
+  for (let j = at - 2; j >= 0; j--)
+    if (words[j + 1] === 's' && words[j] !== 's' && /^[a-z0-9][a-z0-9._-]*$/.test(words[j]!)) return words[j];
+  return undefined;
 }
 
 /**
@@ -194,7 +206,14 @@ function find(
         const c = [word, bare].find((x) => x !== null && names.has(x) && !own.has(x));
         if (c) {
           if (stopAtOwn && borrowsAnIdea(cs, i)) break;
-          return { name: c, path: d.path, line: lineOf(text, m.index), sentence: normaliseSentence(m[0] + ' ' + win) };
+          const owner = possessor(cs, i);
+          return {
+            name: c,
+            path: d.path,
+            line: lineOf(text, m.index),
+            sentence: normaliseSentence(m[0] + ' ' + win),
+            ...(owner ? { owner } : {}),
+          };
         }
         if (stopAtOwn && own.has(word)) break;
       }

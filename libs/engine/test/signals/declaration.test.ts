@@ -442,3 +442,54 @@ describe('a side that calls itself a fork of the shared project', () => {
     expect(out.original).toBe('target');
   });
 });
+
+/**
+ * rbsec/sslscan, "a fork of ioerror's version of sslscan", against DinoTools/sslscan: two forks of Jacob Appelbaum's
+ * sslscan (GitHub ioerror) that both carry the name, neither keeping his people. Someone's version of a name is that
+ * someone's project.
+ */
+describe("a declaration citing someone's version of a name", () => {
+  const readme = "# sslscan\n\nThis is a fork of ioerror's version of sslscan (the original readme of which is included below).\n";
+  const weight = (origin: { pinned?: ReturnType<typeof name>[]; later?: ReturnType<typeof author>[] } = {}): number => {
+    const topo = forked({
+      originOnly: 154,
+      targetOnly: 684,
+      authors: {
+        preFork: [{ name: 'Jacob Appelbaum', email: 'jacob@example.invalid', commits: 80 }],
+        origin: origin.later ?? [author('philipp', 134)],
+        target: [author('rbsec', 456)],
+      },
+    });
+    const out = lineageSignals(
+      topo,
+      {
+        origin: side(origin.pinned ?? [name('project', 'sslscan', 'project:cmakelists.txt')]),
+        target: side([name('project', 'sslscan', 'project:cmakelists.txt')], readme),
+      },
+      { origin: 0, target: 0 },
+    );
+    return Number(out.result.signals.find((s) => s.kind === 'DECLARATION')?.weight ?? -1);
+  };
+
+  it('reads the possessor between the trigger and the name', () => {
+    const r = reading({
+      topo: forked(),
+      sides: { origin: side([name('project', 'sslscan', 'project:cmakelists.txt')]), target: side([], readme) },
+    } as Parameters<typeof reading>[0]);
+    expect(declarationsFound(r).found.target?.found).toMatchObject({ name: 'sslscan', owner: 'ioerror' });
+  });
+
+  it("names a third project when the possessor is none of the other side's owners, names or people", () => {
+    expect(weight()).toBe(0);
+  });
+
+  it('names the other side when the possessor owns its address, or is one of its people', () => {
+    expect(
+      weight({ pinned: [name('project', 'sslscan', 'project:cmakelists.txt'), name('url', 'ioerror/sslscan', 'url:readme')] }),
+    ).toBeGreaterThan(0);
+    expect(weight({ later: [{ name: 'Jacob Appelbaum', email: '1234+ioerror@users.noreply.github.com', commits: 40 }] })).toBeGreaterThan(
+      0,
+    );
+    expect(weight({ later: [{ name: 'Ioerror Appelbaum', email: 'jacob@example.invalid', commits: 40 }] })).toBeGreaterThan(0);
+  });
+});

@@ -6,6 +6,7 @@
 import type { Side } from '../../types';
 import { OWN_NAME_TRIGGER } from '../declaration-phrases';
 import { type Declaration, declaresAnother, findDeclaration, findDenial } from '../declarations';
+import { normName } from '../maintainers';
 import { urlNames } from '../names';
 import { type Findings, item, other } from './context';
 import { type ReadingContext, at, ownNames } from './reading';
@@ -34,6 +35,28 @@ export interface Earlier {
  * own is as often a fork that never edited it (form3tech-oss/jwt-go's README is dgrijalva's).
  */
 const isRepository = (r: ReadingContext, s: Side, name: string): boolean => name.includes('/') && urlNames(r.sides[s].url).includes(name);
+
+/** A possessor shorter than this matches no person's name by containment ("a fork of ab's x" is not Abigail's). */
+const MIN_POSSESSOR = 3;
+
+/**
+ * Whether `word`, the possessor of a declared name ("a fork of ioerror's version of sslscan"), is the side `s`: the
+ * owner of an address it carries (its URL, a manifest's or README's repository), a name it carries, or one of its
+ * people: the authors of its own later commits, and the shared history's when it continues the project (their
+ * handles in GitHub's no-reply addresses and e-mail local parts, or part of their names: "Jeff Garzik's cpuminer").
+ */
+export function possessedBy(r: ReadingContext, s: Side, word: string, continues: boolean): boolean {
+  const w = word.toLowerCase();
+  if (r.view[s].current.has(w) || [...r.view[s].current].some((n) => n.split('/').length === 2 && n.split('/')[0] === w)) return true;
+  const people = [...r.topo.authors[s], ...(continues ? r.topo.authors.preFork : [])];
+  return people.some((a) => {
+    const local = a.email
+      .toLowerCase()
+      .split('@')[0]!
+      .replace(/^\d+\+/, '');
+    return local === w || (w.length >= MIN_POSSESSOR && normName(a.name).includes(normName(w)));
+  });
+}
 
 /**
  * Each side's denial (an evidence item: a denial is no declaration) and declaration, target first. A README that both
@@ -131,8 +154,13 @@ export function declaration(r: ReadingContext, by: Side, f: Found, earlier: Earl
   // The side that kept more of the shared project's names (IDENTITY) and cites one of them speaks of itself
   // (postman-request, which kept only the README title "Request", still declares descent from request's package).
   const self = earlier.identityWeight[by] > earlier.identityWeight[other(by)] && r.view[by].current.has(found.name) && !specific;
+  // Someone's version of a name is that someone's project: with shared history, where each side's people are known, a
+  // declaration citing the shared name through a possessor who is not the other side names a third project both may
+  // descend from (rbsec/sslscan: "a fork of ioerror's version of sslscan", against DinoTools/sslscan).
+  const elsewhere =
+    shared && !repository && found.owner !== undefined && !possessedBy(r, other(by), found.owner, earlier.continues(other(by)));
   const w =
-    bothSiblings || also || self
+    bothSiblings || also || self || elsewhere
       ? 0
       : specific
         ? WEIGHTS.DECLARED_SPECIFIC
@@ -150,11 +178,13 @@ export function declaration(r: ReadingContext, by: Side, f: Found, earlier: Earl
       ? ''
       : self
         ? `; the ${by} kept the shared project's names and carries this one itself: a project's own name declares nothing`
-        : bothSiblings
-          ? `; the ${other(by)} declares descent from the shared project too, so both descend from it`
-          : also
-            ? `; the ${other(by)}'s ${also.path} declares descent from it too, so both descend from it`
-            : `; the ${other(by)} does not continue that project (maintainers, package name or repository), so both may descend from it`);
+        : elsewhere
+          ? `; it names ${found.owner}'s ${found.name}, and ${found.owner} is none of the ${other(by)}'s owners, names or people: both may descend from that project`
+          : bothSiblings
+            ? `; the ${other(by)} declares descent from the shared project too, so both descend from it`
+            : also
+              ? `; the ${other(by)}'s ${also.path} declares descent from it too, so both descend from it`
+              : `; the ${other(by)} does not continue that project (maintainers, package name or repository), so both may descend from it`);
   const itemWeight = w ? Math.max(WEIGHTS.DECLARED_ITEM_COUNTED, w) : WEIGHTS.DECLARED_ITEM_UNCOUNTED;
   return {
     specific,
