@@ -13,8 +13,21 @@ export interface Declaration {
   line: number;
   /** the trigger and the words after it, normalised: compared to find text inherited from the other side */
   sentence: string;
-  /** whose version of the name it cites ("a fork of ioerror's version of sslscan": `ioerror`), when it says so */
+  /**
+   * whose version of the name it cites, when it says so: a possessor ("a fork of ioerror's version of sslscan":
+   * `ioerror`) or the owner of the repository the name links to (`[yaml](https://github.com/go-yaml/yaml)`: `go-yaml`)
+   */
   owner?: string;
+}
+
+/**
+ * The owner of the repository a cited name links to ("a fork of [`yaml`](https://github.com/go-yaml/yaml)": `go-yaml`):
+ * the address right after the name, when it keeps the name as its repository part. The link says whose version it is.
+ */
+export function linkedOwner(words: readonly string[], at: number): string | undefined {
+  const m = /^([a-z0-9][a-z0-9._-]*)\/([a-z0-9._-]+)$/.exec(words[at + 1] ?? '');
+  const bare = (x: string): string => x.replace(/[^a-z0-9]/g, '');
+  return m && bare(m[2]!) === bare(words[at]!) ? m[1] : undefined;
 }
 
 /**
@@ -206,7 +219,7 @@ function find(
         const c = [word, bare].find((x) => x !== null && names.has(x) && !own.has(x));
         if (c) {
           if (stopAtOwn && borrowsAnIdea(cs, i)) break;
-          const owner = possessor(cs, i);
+          const owner = c.includes('/') ? undefined : (possessor(cs, i) ?? linkedOwner(cs, i));
           return {
             name: c,
             path: d.path,

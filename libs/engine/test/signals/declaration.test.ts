@@ -450,7 +450,10 @@ describe('a side that calls itself a fork of the shared project', () => {
  */
 describe("a declaration citing someone's version of a name", () => {
   const readme = "# sslscan\n\nThis is a fork of ioerror's version of sslscan (the original readme of which is included below).\n";
-  const weight = (origin: { pinned?: ReturnType<typeof name>[]; later?: ReturnType<typeof author>[] } = {}): number => {
+  const weight = (
+    origin: { pinned?: ReturnType<typeof name>[]; later?: ReturnType<typeof author>[] } = {},
+    text: string = readme,
+  ): number => {
     const topo = forked({
       originOnly: 154,
       targetOnly: 684,
@@ -464,7 +467,7 @@ describe("a declaration citing someone's version of a name", () => {
       topo,
       {
         origin: side(origin.pinned ?? [name('project', 'sslscan', 'project:cmakelists.txt')]),
-        target: side([name('project', 'sslscan', 'project:cmakelists.txt')], readme),
+        target: side([name('project', 'sslscan', 'project:cmakelists.txt')], text),
       },
       { origin: 0, target: 0 },
     );
@@ -491,5 +494,15 @@ describe("a declaration citing someone's version of a name", () => {
       0,
     );
     expect(weight({ later: [{ name: 'Ioerror Appelbaum', email: 'jacob@example.invalid', commits: 40 }] })).toBeGreaterThan(0);
+  });
+
+  it('reads whose version it is from the repository the name links to (go-faster/yaml: "a fork of [`yaml`](https://github.com/go-yaml/yaml)")', () => {
+    const linked = '# sslscan\n\nThis is a fork of [`sslscan`](https://github.com/ioerror/sslscan) with STARTTLS.\n';
+    expect(weight({}, linked)).toBe(0);
+    expect(
+      weight({ pinned: [name('project', 'sslscan', 'project:cmakelists.txt'), name('url', 'ioerror/sslscan', 'url:readme')] }, linked),
+    ).toBeGreaterThan(0);
+    // A link to another repository name is not whose version of this name it is.
+    expect(weight({}, '# sslscan\n\nThis is a fork of sslscan (https://github.com/ioerror/openssl-patches).\n')).toBeGreaterThan(0);
   });
 });
