@@ -47,6 +47,15 @@ const CARD_COLUMNS = [
   'created_at',
 ];
 
+/** The card columns as SQL, for the statements written by hand. */
+const CARD_SQL = CARD_COLUMNS.map((c) => `"${c}"`).join(', ');
+
+/**
+ * A repository search first reads this many of the newest cases per result wanted (see repositoryPart): a term
+ * matching at least 1 in 10 of them is common enough that the newest matches are found by reading newest first.
+ */
+const PROBE_ROWS_PER_RESULT = 10;
+
 /** Whether a decimal id fits the bigint columns; larger ids cannot exist (and must not reach SQL). */
 export const isStorableId = fitsBigint;
 
@@ -180,21 +189,38 @@ export class CaseStore {
   // ---- reads --------------------------------------------------------------
 
   async list(q: { verdict?: string; repository?: string; limit: number; cursor?: string }) {
-    const query = this.cardSelect(this.cases());
-    if (q.verdict) query.where('verdict', q.verdict);
-    if (q.repository) whereRepository(query, q.repository);
-    const page = await keysetPage({
+    const common = {
       cursors: this.cursors,
       scope: `cases:${q.verdict ?? ''}:${q.repository ?? ''}`,
       position: IdPosition,
       cursor: q.cursor,
       limit: q.limit,
-      query,
-      order: [{ column: 'id', direction: 'desc', key: 'id' }],
-      // A substring search needs a plan made for its pattern (see preparedQuery): planned per request. The rest is prepared.
-      run: (b) => (q.repository ? (b as unknown as Promise<CaseRow[]>) : prepared<CaseRow>(this.db, b)),
       positionOf: (r: CaseRow) => ({ id: String(r.id) }),
-    });
+    };
+    const repository = q.repository;
+    const page = repository
+      ? // A substring of a repository URL: see repositoryPart.
+        await keysetPage({
+          ...common,
+          fetch: (after, take) => {
+            const sql = new Params();
+            const conditions = [
+              ...(q.verdict ? [`verdict = ${sql.add(q.verdict, 'text')}`] : []),
+              ...(after ? [`id < ${sql.add(after.id, 'bigint')}`] : []),
+            ];
+            return preparedQuery<CaseRow>(
+              this.db,
+              `select * from (${repositoryPart(sql, repository, conditions, take)}) hits order by id desc`,
+              sql.values,
+            );
+          },
+        })
+      : await keysetPage({
+          ...common,
+          query: q.verdict ? this.cardSelect(this.cases()).where('verdict', q.verdict) : this.cardSelect(this.cases()),
+          order: [{ column: 'id', direction: 'desc', key: 'id' }],
+          run: (b) => prepared<CaseRow>(this.db, b),
+        });
     return { items: page.rows.map(CaseStore.card), nextCursor: page.nextCursor };
   }
 
@@ -316,42 +342,29 @@ export class CaseStore {
       cursor: q.cursor,
       limit: q.limit,
       positionOf: (r: Hit) => ({ rank: r.rank as 0 | 1 | 2, id: String(r.id) }),
-      // One part per rank, each newest first, after the cursor's (rank, id). Planned per request: the trigram
-      // part needs a plan made for its pattern (see preparedQuery).
-      fetch: async (after, take) => {
-        const branch = (rank: 0 | 1 | 2, filter: (b: Knex.QueryBuilder) => void): Knex.QueryBuilder | null => {
-          if (after && after.rank > rank) return null;
-          // A raw column: the rank is a bound constant, cast so that every part of the union has the same type.
-          const b = this.cardSelect(this.cases()).select(this.db.raw('?::int as rank', [rank]));
-          filter(b);
-          if (after && after.rank === rank) b.where('id', '<', after.id);
-          return b.orderBy('id', 'desc').limit(take);
-        };
-        const branches = [
-          isId ? branch(0, (b) => b.where('id', term)) : null,
-          verdict
-            ? branch(1, (b) => {
-                b.where('verdict', verdict);
-                if (isId) b.where('id', '<>', term);
-              })
-            : null,
-          branch(2, (b) => {
-            whereRepository(b, term);
-            if (verdict) b.where('verdict', '<>', verdict);
-            if (isId) b.where('id', '<>', term);
-          }),
-        ].filter((b): b is Knex.QueryBuilder => b !== null);
-        // A lone branch (most searches: a repository name) is already in order and needs no outer sort.
-        if (branches.length === 1) return (await branches[0]!) as Hit[];
-        const hits = this.db.queryBuilder().unionAll(branches, true).as('hits');
-        return (await this.db
-          .select('*')
-          .from(hits)
-          .orderBy([
-            { column: 'rank', order: 'asc' },
-            { column: 'id', order: 'desc' },
-          ])
-          .limit(take)) as Hit[];
+      // One part per rank, each newest first, after the cursor's (rank, id): one prepared statement per shape
+      // (which parts, whether a cursor), its generic plan good for every term (see repositoryPart).
+      fetch: (after, take) => {
+        const sql = new Params();
+        const from = (rank: 0 | 1 | 2) => !after || after.rank <= rank;
+        const below = (rank: 0 | 1 | 2) => (after && after.rank === rank ? [`id < ${sql.add(after.id, 'bigint')}`] : []);
+        const id = isId ? sql.add(term, 'bigint') : null;
+        const notId = id ? [`id <> ${id}`] : [];
+        const parts: string[] = [];
+        if (id && from(0))
+          parts.push(`select ${CARD_SQL}, 0 as rank from ${SCHEMA}.cases where ${[`id = ${id}`, ...below(0)].join(' and ')}`);
+        const v = verdict ? sql.add(verdict, 'text') : null;
+        if (v && from(1)) {
+          const where = [`verdict = ${v}`, ...notId, ...below(1)].join(' and ');
+          parts.push(`select ${CARD_SQL}, 1 as rank from ${SCHEMA}.cases where ${where} order by id desc limit ${sql.add(take, 'int')}`);
+        }
+        parts.push(repositoryPart(sql, term, [...(v ? [`verdict <> ${v}`] : []), ...notId, ...below(2)], take));
+        const union = parts.map((p) => `(${p})`).join(' union all ');
+        return preparedQuery<Hit>(
+          this.db,
+          `select * from (${union}) hits order by rank, id desc limit ${sql.add(take, 'int')}`,
+          sql.values,
+        );
       },
     });
     const matched = ['caseId', 'verdict', 'repository'] as const;
@@ -362,11 +375,51 @@ export class CaseStore {
   }
 }
 
-/** Case-insensitive substring of either repository URL (served by the trigram indexes). */
-function whereRepository(b: Knex.QueryBuilder, term: string) {
-  // Raw fragments: the builder cannot apply lower() to a column, and the trigram indexes are on lower(url).
-  const like = `%${escapeLike(term.toLowerCase())}%`;
-  b.where((w) => w.whereRaw('lower(origin_url) like ?', [like]).orWhereRaw('lower(target_url) like ?', [like]));
+/** Positional parameters of a statement written by hand: each value once, typed, named by its place. */
+class Params {
+  readonly values: unknown[] = [];
+  private readonly seen = new Map<string, string>();
+  add(value: string | number, type: 'text' | 'bigint' | 'int'): string {
+    const key = `${type}:${value}`;
+    let ref = this.seen.get(key);
+    if (!ref) {
+      ref = `$${this.values.push(value)}::${type}`;
+      this.seen.set(key, ref);
+    }
+    return ref;
+  }
+}
+
+/**
+ * The newest `take` cases that meet `conditions` and hold `term` in either repository URL, case-insensitively
+ * (the trigram indexes are on lower(url)), as search hits of rank 2.
+ *
+ * There are two ways to find them, and which is cheap depends on how common the term is, which the planner cannot
+ * tell: its estimate for a substring comes from a 100-entry histogram, so a rare name that happens to appear in it
+ * is taken for 1 % of the table, and the plan walks every case newest first, filtering (110 ms at 100k cases, and
+ * growing with the table) where the trigram indexes find the few matches in a millisecond. A common term
+ * ("github") is the reverse: the newest cases hold the answer, and the indexes would visit most of the table. So
+ * the statement looks instead of guessing: it reads the newest PROBE_ROWS_PER_RESULT × take cases; when they
+ * hold `take` matches, those are the answer; otherwise the term matches fewer than 1 case in
+ * PROBE_ROWS_PER_RESULT and the trigram indexes find every match to be sorted (`id + 0`: never the walk). What
+ * is left is a band: a term rare among the newest but with thousands of matches further back pays for visiting
+ * them all (23 ms for one in 4 % of 100k cases, where the planner's walk would have taken one). The
+ * pattern reaches the plan only as `(select $n)`, a value it cannot look into, so custom and generic plans are
+ * the same and the prepared statement is planned once per connection. A term under 3 characters has no
+ * trigram and reads the whole index either way.
+ */
+function repositoryPart(sql: Params, term: string, conditions: string[], take: number): string {
+  const like = sql.add(`%${escapeLike(term.toLowerCase())}%`, 'text');
+  const match = `(lower(origin_url) like (select ${like}) or lower(target_url) like (select ${like}))`;
+  const t = sql.add(take, 'int');
+  const newest = conditions.length > 0 ? `where ${conditions.join(' and ')} ` : '';
+  return `with probe as materialized (
+      select * from (select ${CARD_SQL} from ${SCHEMA}.cases ${newest}order by id desc limit ${sql.add(PROBE_ROWS_PER_RESULT * take, 'int')}) newest
+      where ${match} order by id desc limit ${t})
+    select *, 2 as rank from probe where (select count(*) from probe) = ${t}
+    union all
+    (select ${CARD_SQL}, 2 as rank from ${SCHEMA}.cases where ${[match, ...conditions].join(' and ')} and (select count(*) from probe) < ${t}
+      order by id + 0 desc limit ${t})`;
 }
 
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

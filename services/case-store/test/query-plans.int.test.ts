@@ -109,7 +109,7 @@ describe('query plans', () => {
     expect(used.length).toBeGreaterThanOrEqual(2);
   });
 
-  it('evidence, case reads and unfiltered lists run as prepared statements; searches do not (their plans need the pattern)', async () => {
+  it('evidence, case reads, lists and searches run as prepared statements', async () => {
     captured.length = 0;
     await store.evidence({ id: caseId, limit: 20, layer: 'CODE' });
     await store.report(caseId);
@@ -118,7 +118,7 @@ describe('query plans', () => {
     captured.length = 0;
     await store.search({ q: 'fork12', limit: 20 });
     await store.list({ limit: 20, repository: 'fork12' });
-    expect(captured.map((q) => q.prepared)).toEqual([false, false]);
+    expect(captured.map((q) => q.prepared)).toEqual([true, true]);
   });
 
   it("a filtered page reads the filter's index, not every row of the case in seq order", async () => {
