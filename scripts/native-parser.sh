@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the engine's native parser (libs/engine/native): the JavaScript and TypeScript grammars, the vendored
+# Builds the engine's native parser (libs/engine/native): the JavaScript, TypeScript, C, Java and Python grammars, the vendored
 # tree-sitter runtime (native/vendor/tree-sitter) and the tokeniser walk, as one Node addon. Run through
 # `npm run build:native` (make build does), which puts npm's own node-gyp on PATH.
 #
@@ -12,6 +12,9 @@ cd "$(dirname "$0")/../libs/engine/native"
 GRAMMARS=(
   "tree-sitter-javascript 0.20.4 sha512-7IUgGkZQROI7MmX2ErKhE3YP4+rM2qwBy5JeukE7fJQMEYP9nHpxvuQpa+eOX+hE1im2pWVc1yDCfVKKCBtxww=="
   "tree-sitter-typescript 0.20.5 sha512-RzK/Pc6k4GiXvInIBlo8ZggekP6rODfW2P6KHFCTSUHENsw6ynh+iacFhfkJRa4MT8EIN2WHygFJ7076/+eHKg=="
+  "tree-sitter-c 0.20.8 sha512-1393KNfnj67sCpoUjvTa2w1zU1h/3WvZ3Oz/kQzpMQhOjJURTbHAiMguKbBHhveGcoiPWc19bObfybTOWxVorA=="
+  "tree-sitter-java 0.20.2 sha512-jc6RCnM+JE2ns1AkpErOp2Dp1jOADPbljsrWup0Vj2qTmG8KGYMSTD7HcrVRyZUC6pRLFySPMOh8x7Dn12aynw=="
+  "tree-sitter-python 0.21.0 sha512-IUKx7JcTVbByUx1iHGFS/QsIjx7pqwTMHL9bl/NGyhyyydbfNrpruo2C7W6V4KZrbkkCOlX8QVrCoGOFW5qecg=="
 )
 
 for tool in cc c++ make python3; do

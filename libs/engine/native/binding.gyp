@@ -10,7 +10,11 @@
         "grammars/typescript/typescript/src/parser.c",
         "grammars/typescript/typescript/src/scanner.c",
         "grammars/typescript/tsx/src/parser.c",
-        "grammars/typescript/tsx/src/scanner.c"
+        "grammars/typescript/tsx/src/scanner.c",
+        "grammars/c/src/parser.c",
+        "grammars/java/src/parser.c",
+        "grammars/python/src/parser.c",
+        "grammars/python/src/scanner.c"
       ],
       "include_dirs": [
         "vendor/tree-sitter/lib/include",

@@ -1,5 +1,5 @@
 /*
- * The engine's tokeniser walk in C, for the grammars built here (JavaScript, TypeScript, TSX).
+ * The engine's tokeniser walk in C, for the grammars built here (JavaScript, TypeScript, TSX, C, Java, Python).
  *
  * The same grammar sources and the same tree-sitter runtime as the WASM files the engine otherwise loads
  * (tree-sitter-wasms's grammars, web-tree-sitter 0.25.10), so the trees are the same; the walk below is
@@ -7,7 +7,7 @@
  * compares the two token streams over real code.
  *
  *   tokenize(language, text, categories) -> Int32Array | null
- *     language:   0 javascript, 1 typescript, 2 tsx
+ *     language:   0 javascript, 1 typescript, 2 tsx, 3 c, 4 java, 5 python
  *     text:       the file as a JavaScript string, parsed as UTF-16 (offsets in code units, as web-tree-sitter's)
  *     categories: Uint8Array, the walker's category of each node type id (treesitter.ts: CAT_*)
  *     result:     four integers per node the walk keeps, in text order: category, type id, start, end;
@@ -25,12 +25,13 @@
 const TSLanguage *tree_sitter_javascript(void);
 const TSLanguage *tree_sitter_typescript(void);
 const TSLanguage *tree_sitter_tsx(void);
+const TSLanguage *tree_sitter_c(void);
+const TSLanguage *tree_sitter_java(void);
+const TSLanguage *tree_sitter_python(void);
 
-#define LANGUAGES 3
+#define LANGUAGES 6
 static const TSLanguage *(*const LANGUAGE[LANGUAGES])(void) = {
-    tree_sitter_javascript,
-    tree_sitter_typescript,
-    tree_sitter_tsx,
+    tree_sitter_javascript, tree_sitter_typescript, tree_sitter_tsx, tree_sitter_c, tree_sitter_java, tree_sitter_python,
 };
 
 /* treesitter.ts's categories */
@@ -88,7 +89,7 @@ static napi_value tokenize(napi_env env, napi_callback_info info) {
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 3) return fail(env, "tokenize(language, text, categories)");
   if (napi_get_instance_data(env, (void **)&t) != napi_ok || !t) return fail(env, "the addon was not initialised");
   int32_t lang;
-  if (!language_arg(env, argv[0], &lang)) return fail(env, "language: 0, 1 or 2");
+  if (!language_arg(env, argv[0], &lang)) return fail(env, "language: 0 to 5");
   size_t len;
   if (napi_get_value_string_utf16(env, argv[1], NULL, 0, &len) != napi_ok) return fail(env, "text: a string");
   if (len > UINT32_MAX / 2 - 1) return fail(env, "text: too long");
@@ -154,7 +155,7 @@ static napi_value types(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   int32_t lang;
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 || !language_arg(env, argv[0], &lang))
-    return fail(env, "types(language): 0, 1 or 2");
+    return fail(env, "types(language): 0 to 5");
   const TSLanguage *l = LANGUAGE[lang]();
   uint32_t count = ts_language_symbol_count(l);
   napi_value list;

@@ -5,8 +5,8 @@ import { fixGrammar } from './grammar-fixes';
 import { kindHash } from './token-hash';
 import { emptyStream, type TokenStream } from './types';
 
-// web-tree-sitter (WASM) with grammars from tree-sitter-wasms; JavaScript and TypeScript through the native addon
-// built from the same sources when it is there (nativeParser below).
+// web-tree-sitter (WASM) with grammars from tree-sitter-wasms; JavaScript, TypeScript, C, Java and Python through
+// the native addon built from the same sources when it is there (nativeParser below).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const TS = require('web-tree-sitter') as typeof import('web-tree-sitter');
 type Parser = import('web-tree-sitter').Parser;
@@ -289,7 +289,7 @@ const COMMENT_NODE = /comment/;
 
 /**
  * The native parser (libs/engine/native): tree-sitter's runtime at web-tree-sitter's version and the grammar
- * sources tree-sitter-wasms built its JavaScript, TypeScript and TSX files from, compiled into a Node addon that
+ * sources tree-sitter-wasms built its JavaScript, TypeScript, TSX, C, Java and Python files from, compiled into a Node addon that
  * also runs the walk of tokenizeTreeSitter below. The same trees and the same walk give the same token stream (a
  * test compares them over real code), and faster: axios × redaxios with the CLI 1.17 → 0.89 s. Built by
  * `make build`; where it is not built or does not load, those languages go through WASM as the others do, with the
@@ -299,7 +299,7 @@ interface NativeParser {
   tokenize(language: number, text: string, categories: Uint8Array): Int32Array | null;
   types(language: number): [string, boolean][];
 }
-const NATIVE_LANGUAGES: Record<string, number> = { javascript: 0, typescript: 1, tsx: 2 };
+const NATIVE_LANGUAGES: Record<string, number> = { javascript: 0, typescript: 1, tsx: 2, c: 3, java: 4, python: 5 };
 /** Tests turn it off and on to compare the two parsers. */
 export const parserChoice = { native: process.env.LINEAGE_PARSER !== 'wasm' };
 let nativeLoaded: NativeParser | null | undefined;
@@ -308,7 +308,10 @@ function nativeParser(): NativeParser | null {
   if (nativeLoaded === undefined) {
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      nativeLoaded = require(join(__dirname, '..', '..', 'native', 'build', 'Release', 'lineage_parse.node')) as NativeParser;
+      const addon = require(join(__dirname, '..', '..', 'native', 'build', 'Release', 'lineage_parse.node')) as NativeParser;
+      // An addon built before some of these languages throws for them: then none goes through it (same output).
+      for (const id of Object.values(NATIVE_LANGUAGES)) addon.types(id);
+      nativeLoaded = addon;
     } catch {
       nativeLoaded = null;
     }
@@ -319,7 +322,7 @@ function nativeParser(): NativeParser | null {
 /** Whether the native parser is built and loads in this process. */
 export const nativeParserAvailable = (): boolean => nativeParser() !== null;
 
-/** Whether JavaScript and TypeScript go through the native parser in this process (built, loads, not turned off). */
+/** Whether the native parser's languages go through it in this process (built, loads, not turned off). */
 export const nativeParserInUse = (): boolean => parserChoice.native && nativeParserAvailable();
 
 const nativeTables = new Map<string, TypeTable>();
