@@ -147,7 +147,7 @@ function inWorkers(jobs: Job[]): Promise<Report[]> {
     jobs.map(
       (job) =>
         new Promise<Report>((resolve, reject) => {
-          // Every language through WASM, JavaScript and TypeScript too (they would take the native parser).
+          // Every language through WASM, those of the native parser too (JavaScript, TypeScript, C, Java, Python).
           const env = { ...process.env, LINEAGE_PARSER: 'wasm' };
           const w = new Worker(WORKER, { eval: true, env, workerData: { code, samples: SAMPLES, tokenizeDir: TOKENIZE, job } });
           w.once('message', (r: Report) => void w.terminate().then(() => resolve(r)));

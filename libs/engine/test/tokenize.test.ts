@@ -110,7 +110,7 @@ describe('tree-sitter walk through the raw cursor exports', () => {
     ['python', 'def f(:\n    """doc\n    string"""\n    return {"k": [1, 2'],
   ];
 
-  // JavaScript and TypeScript would go through the native parser (native-parser.test.ts compares it with WASM).
+  // JavaScript, TypeScript, C, Java and Python would go through the native parser (native-parser.test.ts compares it with WASM).
   beforeAll(() => {
     parserChoice.native = false;
   });

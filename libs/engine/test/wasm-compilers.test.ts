@@ -43,7 +43,7 @@ function streams(flags: string[], mode: string): unknown[] {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 60_000,
-    env: { ...process.env, LINEAGE_PARSER: 'wasm' }, // JavaScript and TypeScript through WASM too, not the native parser
+    env: { ...process.env, LINEAGE_PARSER: 'wasm' }, // the native parser's languages through WASM too
   });
   return JSON.parse(out) as unknown[];
 }

@@ -123,10 +123,10 @@ export class PipelineWorker {
     const native = nativeParserInUse();
     new Gauge({
       name: 'lineage_engine_native_parser',
-      help: "1 when this process parses JavaScript and TypeScript with the engine's native parser, 0 when through WASM (the same results, slower)",
+      help: "1 when this process parses JavaScript, TypeScript, C, Java and Python with the engine's native parser, 0 when through WASM (the same results, slower)",
       registers: [o.metrics.registry],
     }).set(native ? 1 : 0);
-    o.log.info({ nativeParser: native }, native ? 'engine: native parser for JavaScript and TypeScript' : 'engine: WASM parser only');
+    o.log.info({ nativeParser: native }, native ? 'engine: native parser for JavaScript, TypeScript, C, Java and Python' : 'engine: WASM parser only');
   }
 
   private get heartbeatMs(): number {
