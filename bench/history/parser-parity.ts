@@ -3,16 +3,14 @@
 //
 //   node -r ./scripts/swc-register.cjs bench/history/parser-parity.ts PAIR_NAME...
 //
-// Pairs by name from bench/accuracy's files (pairs.tsv and heldout/*.tsv), origin as listed; repositories from the
-// mirrors (LINEAGE_MIRRORS, default /work/.mirror, `owner+name/repo`) or ../shared/real-repos bundles (cloned once).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// Pairs by name from bench/accuracy's files (pairs.tsv and heldout/*.tsv), origin as listed; repositories as
+// repos.ts finds them (mirrors under LINEAGE_BENCH_MIRRORS, default ../.mirror, or ../shared/real-repos bundles).
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { repoDir } from './repos';
 
 const ROOT = resolve(__dirname, '../..');
-const MIRRORS = resolve(process.env.LINEAGE_MIRRORS ?? '/work/.mirror');
-const REAL = resolve(ROOT, '..', 'shared', 'real-repos');
-const WORK = join(ROOT, '.cache', 'bench-history', 'repos');
 const CLI = join(ROOT, 'libs', 'engine', 'dist', 'cli.js');
 
 const files = [
@@ -27,17 +25,6 @@ for (const f of files)
     const cols = line.split('\t');
     if (cols.length >= 5 && cols[0] !== 'name' && !line.startsWith('#')) pairs.set(cols[0]!, cols);
   }
-
-function repoDir(slug: string): string | null {
-  const key = slug.replace('/', '+');
-  for (const p of [join(MIRRORS, key, 'repo'), join(MIRRORS, key, 'repo', '.git'), join(MIRRORS, `${key}.git`)])
-    if (existsSync(join(p, 'objects'))) return p;
-  const bundle = join(REAL, `${key}.bundle`);
-  if (!existsSync(bundle)) return null;
-  const dir = join(WORK, `${key}.git`);
-  if (!existsSync(dir)) execFileSync('git', ['clone', '--bare', '--quiet', bundle, dir]);
-  return dir;
-}
 
 function run(parser: string, args: string[]) {
   const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS')), LINEAGE_PARSER: parser };

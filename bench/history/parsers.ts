@@ -5,32 +5,19 @@
 //
 // Sources: those of libs/engine/test/native-parser.test.ts (knex's JavaScript, this repository's TypeScript, the
 // vendored tree-sitter runtime's C, the Java and Python of test/data/native-parser).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parserChoice, tokenizeTreeSitter } from '../../libs/engine/dist/tokenize/treesitter';
+import { nativeCorpus } from '../../libs/engine/test/native-corpus';
 
-const ROOT = resolve(__dirname, '../..');
 const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1] || 5);
 
-function files(dir: string, ext: RegExp, out: string[] = []): string[] {
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) files(p, ext, out);
-    else if (ext.test(name)) out.push(p);
-  }
-  return out;
-}
-
+const corpus = nativeCorpus();
 const CORPORA: [string, string, string[]][] = [
-  ['javascript', "knex's lib/", files(join(ROOT, 'node_modules', 'knex', 'lib'), /\.js$/)],
-  [
-    'typescript',
-    "this repository's libs/*/src and services/*/src",
-    ['libs', 'services'].flatMap((top) => readdirSync(join(ROOT, top)).flatMap((pkg) => files(join(ROOT, top, pkg, 'src'), /\.ts$/))),
-  ],
-  ['c', 'the vendored tree-sitter runtime', files(join(ROOT, 'libs', 'engine', 'native', 'vendor', 'tree-sitter', 'lib'), /\.[ch]$/)],
-  ['java', 'test/data/native-parser/java', files(join(ROOT, 'test', 'data', 'native-parser', 'java'), /\.java$/)],
-  ['python', 'test/data/native-parser/python', files(join(ROOT, 'test', 'data', 'native-parser', 'python'), /\.py$/)],
+  ['javascript', "knex's lib/", corpus.knex],
+  ['typescript', "this repository's libs/*/src and services/*/src", corpus.ours],
+  ['c', 'the vendored tree-sitter runtime', corpus.runtime],
+  ['java', 'test/data/native-parser/java', corpus.java],
+  ['python', 'test/data/native-parser/python', corpus.python],
 ];
 
 async function time(language: string, texts: string[], native: boolean): Promise<number> {

@@ -7,14 +7,12 @@
 // Repositories: bare mirrors under LINEAGE_BENCH_MIRRORS (default ../.mirror, `owner+name/repo` or
 // `owner+name.git`), or the shared bundles of ../shared/real-repos (cloned once under .cache/bench-history/repos).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { repoDir } from './repos';
 
 const ROOT = resolve(__dirname, '../..');
-const MIRRORS = resolve(process.env.LINEAGE_BENCH_MIRRORS ?? join(ROOT, '..', '.mirror'));
-const REAL = resolve(ROOT, '..', 'shared', 'real-repos');
-const WORK = join(ROOT, '.cache', 'bench-history');
 const CLI = join(ROOT, 'libs', 'engine', 'dist', 'cli.js');
 
 const PAIRS = [
@@ -78,16 +76,6 @@ interface Profile {
   nodes: Node[];
   samples: number[];
   timeDeltas: number[];
-}
-
-function repoDir(slug: string): string | null {
-  const key = slug.replace('/', '+');
-  for (const p of [join(MIRRORS, key, 'repo'), join(MIRRORS, `${key}.git`)]) if (existsSync(join(p, 'objects'))) return p;
-  const bundle = join(REAL, `${key}.bundle`);
-  if (!existsSync(bundle)) return null;
-  const dir = join(WORK, 'repos', `${key}.git`);
-  if (!existsSync(dir)) execFileSync('git', ['clone', '--bare', '--quiet', bundle, dir]);
-  return dir;
 }
 
 /** With PROFILE_OTHER set, the frames left in "other", to extend STAGES. */

@@ -18,13 +18,13 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
+import { repoDir } from './repos';
 
 const ROOT = resolve(__dirname, '..', '..');
 const WORK = join(ROOT, '.cache', 'bench-history');
 const CLI = join(ROOT, 'libs', 'engine', 'dist', 'cli.js');
 const RSS = join(ROOT, 'bench', 'accuracy', 'maxrss.cjs');
 const REAL = process.env.LINEAGE_REAL_REPOS ?? resolve(ROOT, '..', 'shared', 'real-repos');
-const MIRRORS = process.env.LINEAGE_BENCH_MIRRORS ?? resolve(ROOT, '..', '.mirror');
 /**
  * The environment of every timed process (Lineage's CLI and Dolos alike) leaves out NODE_EXTRA_CA_CERTS: with it
  * set, Node reads and parses that CA bundle as it starts, before any of the tool's code runs. Neither tool opens a
@@ -88,17 +88,6 @@ const git = (gitDir: string, args: string[], input?: Buffer): Buffer =>
     maxBuffer: 1 << 30,
     env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
   });
-
-/** The bare repository of `owner/name`: a shared bundle cloned once, or a mirror; null when absent. */
-function repoDir(slug: string): string | null {
-  const key = slug.replace('/', '+');
-  for (const p of [join(MIRRORS, key, 'repo'), join(MIRRORS, `${key}.git`)]) if (existsSync(join(p, 'objects'))) return p;
-  const bundle = join(REAL, `${key}.bundle`);
-  if (!existsSync(bundle)) return null;
-  const dir = join(WORK, 'repos', `${key}.git`);
-  if (!existsSync(dir)) execFileSync('git', ['clone', '--bare', '--quiet', bundle, dir]);
-  return dir;
-}
 
 /** A one-commit repository holding `commit`'s tree (objects borrowed through alternates): the HEAD-only input. */
 function headOnly(dir: string, commit: string, name: string): string {

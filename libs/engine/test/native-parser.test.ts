@@ -1,31 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { nativeParserAvailable, parserChoice, tokenizeTreeSitter } from '../src/tokenize/treesitter';
+import { nativeCorpus } from './native-corpus';
 
 // The native parser (libs/engine/native) must give the token streams WASM gives, byte for byte: manifests may not
 // depend on whether a host built it. Real code, and the same code through the wrong grammar (error recovery).
 
-const ROOT = join(__dirname, '..', '..', '..');
-
-function files(dir: string, ext: RegExp, out: string[] = []): string[] {
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) files(p, ext, out);
-    else if (ext.test(name)) out.push(p);
-  }
-  return out;
-}
-
-const ours = ['libs', 'services'].flatMap((top) =>
-  readdirSync(join(ROOT, top))
-    .sort()
-    .flatMap((pkg) => files(join(ROOT, top, pkg, 'src'), /\.ts$/)),
-);
-const knex = files(join(ROOT, 'node_modules', 'knex', 'lib'), /\.js$/);
-// C: the tree-sitter runtime the addon vendors; Java and Python: real files bundled for this test (test/data/native-parser).
-const runtime = files(join(ROOT, 'libs', 'engine', 'native', 'vendor', 'tree-sitter', 'lib'), /\.[ch]$/);
-const java = files(join(ROOT, 'test', 'data', 'native-parser', 'java'), /\.java$/);
-const python = files(join(ROOT, 'test', 'data', 'native-parser', 'python'), /\.py$/);
+const { ours, knex, runtime, java, python } = nativeCorpus();
 const read = (ps: string[]): string[] => ps.map((p) => readFileSync(p, 'utf8'));
 
 async function both(language: string, text: string, kindsOnly = false): Promise<[unknown, unknown]> {
