@@ -126,7 +126,10 @@ export class PipelineWorker {
       help: "1 when this process parses JavaScript, TypeScript, C, Java and Python with the engine's native parser, 0 when through WASM (the same results, slower)",
       registers: [o.metrics.registry],
     }).set(native ? 1 : 0);
-    o.log.info({ nativeParser: native }, native ? 'engine: native parser for JavaScript, TypeScript, C, Java and Python' : 'engine: WASM parser only');
+    o.log.info(
+      { nativeParser: native },
+      native ? 'engine: native parser for JavaScript, TypeScript, C, Java and Python' : 'engine: WASM parser only',
+    );
   }
 
   private get heartbeatMs(): number {
