@@ -84,6 +84,7 @@ const OTHER = new Map<string, number>();
 /** Self time (ms) per stage in one profile. */
 function stagesOf(p: Profile): Map<string, number> {
   const stageOf = new Map<number, string>();
+  const frameOf = new Map(p.nodes.map((n) => [n.id, n.callFrame]));
   for (const n of p.nodes) {
     const { url, functionName } = n.callFrame;
     stageOf.set(n.id, STAGES.find(([, test]) => test(url, functionName))?.[0] ?? 'other (Node, V8, libraries)');
@@ -93,7 +94,7 @@ function stagesOf(p: Profile): Map<string, number> {
     const s = stageOf.get(id)!;
     out.set(s, (out.get(s) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
     if (process.env.PROFILE_OTHER && s.startsWith(process.env.PROFILE_OTHER)) {
-      const f = p.nodes.find((n) => n.id === id)!.callFrame;
+      const f = frameOf.get(id)!;
       const k = `${f.functionName} ${f.url}`;
       OTHER.set(k, (OTHER.get(k) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
     }

@@ -4,8 +4,9 @@
 // op/go-logging); the original keeps the address the shared history named, or moves it with its own people. So the
 // first version of a side's manifest naming the project's repository under an owner the fork point never named marks
 // that side's own departure from the shared line, as a rename does (former-identity.ts): the maintainers signal counts
-// the side's later commits from then on. The shared history's authors' commits the side holds from before then went on with the line, not with
-// the side; when the project's own people made the move and go on with it, they are counted after it as well.
+// the side's later commits from then on. The shared history's authors' commits the side holds from before then went
+// on with the line, not with the side; when the project's own people made the move and go on with it, they are
+// counted after it as well.
 import { BlobReader } from '../git/catfile';
 import type { PairView } from '../git/pair-view';
 import type { Deadline } from '../limits';

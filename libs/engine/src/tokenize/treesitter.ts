@@ -309,8 +309,8 @@ function nativeParser(): NativeParser | null {
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const addon = require(join(__dirname, '..', '..', 'native', 'build', 'Release', 'lineage_parse.node')) as NativeParser;
-      // An addon built before some of these languages throws for them: then none goes through it (same output).
-      for (const id of Object.values(NATIVE_LANGUAGES)) addon.types(id);
+      // An addon built before the last of these languages throws for it: then none goes through it (same output).
+      addon.types(Math.max(...Object.values(NATIVE_LANGUAGES)));
       nativeLoaded = addon;
     } catch {
       nativeLoaded = null;
