@@ -88,3 +88,34 @@ describe('code matching does not depend on which side is the origin', () => {
       }
   });
 });
+
+describe('code matching holds a bounded number of matches', () => {
+  // Table rows repeated through a file (Doom's info.c) match every repetition of them in the other side's files; past
+  // the bound, a target file's matches are taken again origin file by origin file and go straight into the runs.
+  const tables = (seed: number): { a: Fingerprints; b: Fingerprints } => {
+    const next = rngOf(seed);
+    const rows = (n: number, copied: number[]): number[] => repetitive(next, n, 9, copied);
+    const copied = Array.from({ length: 30 }, (_, i) => 9000 + seed * 100 + i);
+    return {
+      a: repo([file('a/info.c', rows(400, copied)), file('a/more.c', rows(200, [])), file('a/tail.c', rows(50, copied.slice(0, 10)))]),
+      b: repo([file('b/info.c', rows(500, copied)), file('b/other.c', rows(300, copied.slice(5, 20)))]),
+    };
+  };
+  const all = (fs: Fragment[]): string[] =>
+    fs.map((f) => `${key(f, false)}|${f.origin.startLine}-${f.origin.endLine}|${f.target.startLine}-${f.target.endLine}`);
+
+  it('finds the same fragments, in the same order, however few matches it may hold', () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const { a, b } = tables(seed);
+      const held = matchCode(a, b, () => false);
+      // The fixture makes thousands of matches a file: each bound below is crossed, at the first match or midway.
+      expect(held.fragments.length).toBeGreaterThan(10);
+      for (const bound of [0, 1, 7, 500]) {
+        const bounded = matchCode(a, b, () => false, bound);
+        expect(all(bounded.fragments)).toEqual(all(held.fragments));
+        expect(bounded.targetContainment).toBe(held.targetContainment);
+        expect(bounded.originContainment).toBe(held.originContainment);
+      }
+    }
+  });
+});

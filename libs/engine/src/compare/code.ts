@@ -24,6 +24,13 @@ export interface CodeMatch {
 export const MAX_FILES_PER_FINGERPRINT = 3;
 /** A fragment needs at least this many matched fingerprints: single hits are noise. */
 export const MIN_FRAGMENT_FINGERPRINTS = 3;
+/**
+ * Matches one target file's matching holds at once. A file of repeated table rows makes matches by the million
+ * against the few origin files holding the same rows, every repetition against every other (crispy-doom x
+ * chocolate-doom: hexen/info.c, 17.5 million; holding them took the analysis to 1 GB). Past this many, that file's
+ * matches are taken again origin file by origin file, straight into the runs, and none are held: the same fragments.
+ */
+export const MAX_MATCHES_HELD = 1 << 20;
 /** Consecutive matches join one fragment when both sides advance by at most this many fingerprints. */
 const MAX_GAP = 4;
 
@@ -135,8 +142,13 @@ const dfOf = (idx: Index, h: number): number => {
  * orientation that `runsFirst` picks from the two trees' contents alone, and the result is mirrored when that is
  * the other one: analysing (A, B) and (B, A) gives the same fragments, sides exchanged.
  */
-export function matchCode(o: Fingerprints, t: Fingerprints, isCommon: (h: number) => boolean = isCommonFingerprint): CodeMatch {
-  return runsFirst(o, t) ? matchOriented(o, t, isCommon) : mirror(matchOriented(t, o, isCommon));
+export function matchCode(
+  o: Fingerprints,
+  t: Fingerprints,
+  isCommon: (h: number) => boolean = isCommonFingerprint,
+  maxHeld = MAX_MATCHES_HELD,
+): CodeMatch {
+  return runsFirst(o, t) ? matchOriented(o, t, isCommon, maxHeld) : mirror(matchOriented(t, o, isCommon, maxHeld));
 }
 
 /**
@@ -173,7 +185,7 @@ function mirror(m: CodeMatch): CodeMatch {
   };
 }
 
-function matchOriented(o: Fingerprints, t: Fingerprints, isCommon: (h: number) => boolean): CodeMatch {
+function matchOriented(o: Fingerprints, t: Fingerprints, isCommon: (h: number) => boolean, maxHeld: number): CodeMatch {
   const oi = buildIndex(o.files, true);
   const ti = buildIndex(t.files, false);
   // Matches are taken file pair by file pair in ascending (target file, origin file) order, each pair's
@@ -188,39 +200,74 @@ function matchOriented(o: Fingerprints, t: Fingerprints, isCommon: (h: number) =
   let mq: Int32Array = new Int32Array(1024); // target fingerprint index
   let sp: Int32Array = new Int32Array(1024); // the same matches grouped by origin file
   let sq: Int32Array = new Int32Array(1024);
+  let keyAt: Int32Array = new Int32Array(1024); // the origin index's key of each target fingerprint, -1 when not rare
   const count = new Int32Array(nO);
   const at = new Int32Array(nO);
-  const runs = new Runs();
-  for (let tf = 0; tf < t.files.length; tf++) {
+  let of = 0; // the file pair whose runs are being built
+  let tf = 0;
+  const runs = new Runs((originFps, targetFps) =>
+    fragments.push({
+      originFile: of,
+      targetFile: tf,
+      originFps,
+      targetFps,
+      origin: span(o.files[of]!, originFps),
+      target: span(t.files[tf]!, targetFps),
+    }),
+  );
+  for (tf = 0; tf < t.files.length; tf++) {
     const file = t.files[tf]!;
+    if (keyAt.length < file.hashes.length) keyAt = new Int32Array(file.hashes.length);
     let n = 0;
+    let held = true;
     const touched: number[] = [];
     for (let q = 0; q < file.hashes.length; q++) {
+      keyAt[q] = -1;
       if (file.lowEntropy[q]) continue;
       const h = file.hashes[q]!;
       const k = find(oi, h);
       if (k < 0 || oi.df[k]! > MAX_FILES_PER_FINGERPRINT || dfOf(ti, h) > MAX_FILES_PER_FINGERPRINT || isCommon(h)) continue; // not rare
+      keyAt[q] = k;
       for (let li = oi.start[k]!; li < oi.start[k + 1]!; li++) {
         const packed = oi.locs[li]!;
-        const of = Math.floor(packed / PACK);
+        const f = Math.floor(packed / PACK);
+        if (count[f]!++ === 0) touched.push(f);
+        if (n === maxHeld) held = false;
+        if (!held) continue;
         if (n === mo.length) {
           mo = grow(mo);
           mp = grow(mp);
           mq = grow(mq);
         }
-        mo[n] = of;
-        mp[n] = packed - of * PACK;
+        mo[n] = f;
+        mp[n] = packed - f * PACK;
         mq[n] = q;
         n++;
-        if (count[of]!++ === 0) touched.push(of);
       }
     }
-    if (n === 0) continue;
+    if (touched.length === 0) continue;
     touched.sort((a, b) => a - b);
+    if (!held) {
+      // Too many to hold: each origin file's matches again, in target order, straight into the runs.
+      for (const f of touched) {
+        of = f;
+        count[f] = 0;
+        const lo = f * PACK;
+        for (let q = 0; q < file.hashes.length; q++) {
+          const k = keyAt[q]!;
+          if (k < 0) continue;
+          const last = oi.start[k + 1]!;
+          for (let li = firstAtLeast(oi.locs, oi.start[k]!, last, lo); li < last && oi.locs[li]! < lo + PACK; li++)
+            runs.add(oi.locs[li]! - lo, q);
+        }
+        runs.finish();
+      }
+      continue;
+    }
     let off = 0;
-    for (const of of touched) {
-      at[of] = off;
-      off += count[of]!;
+    for (const f of touched) {
+      at[f] = off;
+      off += count[f]!;
     }
     if (sp.length < n) {
       sp = new Int32Array(mo.length);
@@ -231,25 +278,13 @@ function matchOriented(o: Fingerprints, t: Fingerprints, isCommon: (h: number) =
       sp[j] = mp[i]!;
       sq[j] = mq[i]!;
     }
-    const tFile = t.files[tf]!;
     let begin = 0;
-    for (const of of touched) {
-      const end = begin + count[of]!;
-      count[of] = 0;
-      runs.build(sp, sq, begin, end);
-      const oFile = o.files[of]!;
-      for (let r = 0; r < runs.n; r++) {
-        if (runs.len[r]! < MIN_FRAGMENT_FINGERPRINTS) continue;
-        const { originFps, targetFps } = runs.members(r, sp, sq);
-        fragments.push({
-          originFile: of,
-          targetFile: tf,
-          originFps,
-          targetFps,
-          origin: span(oFile, originFps),
-          target: span(tFile, targetFps),
-        });
-      }
+    for (const f of touched) {
+      of = f;
+      const end = begin + count[f]!;
+      count[f] = 0;
+      for (let i = begin; i < end; i++) runs.add(sp[i]!, sq[i]!);
+      runs.finish();
       begin = end;
     }
   }
@@ -287,79 +322,76 @@ function grow(a: Int32Array): Int32Array {
   return b;
 }
 
+/** A match extends one of the last this many runs started, or starts its own (a power of two: a ring of them). */
+const RUN_WINDOW = 16;
+
 /**
- * Ordered runs of one file pair's matches (in target order): a match extends
- * the most recently started run among the last 16 whose last match is behind
- * it by 1..MAX_GAP fingerprints on both sides, else it starts a run. Runs are
- * kept in start order as linked lists over the match indices, in typed arrays
- * reused from pair to pair.
+ * Ordered runs of one file pair's matches, fed in target order: a match extends the most recently started run among
+ * the last RUN_WINDOW whose last match is behind it by 1..MAX_GAP fingerprints on both sides, else it starts a run. A
+ * run that has left that window can grow no more: it is handed on then (when long enough to be a fragment), so only
+ * RUN_WINDOW runs are held however many matches a file pair makes, and fragments come out in the order runs started.
  */
 class Runs {
-  n = 0;
-  len = new Int32Array(256);
-  private lp = new Int32Array(256);
-  private lq = new Int32Array(256);
-  private head = new Int32Array(256);
-  private tail = new Int32Array(256);
-  private next = new Int32Array(256);
+  private n = 0;
+  private readonly lp = new Int32Array(RUN_WINDOW);
+  private readonly lq = new Int32Array(RUN_WINDOW);
+  /** each held run's matches, in typed buffers reused from run to run */
+  private readonly len = new Int32Array(RUN_WINDOW);
+  private readonly ps: Int32Array[] = Array.from({ length: RUN_WINDOW }, () => new Int32Array(64));
+  private readonly qs: Int32Array[] = Array.from({ length: RUN_WINDOW }, () => new Int32Array(64));
 
-  build(p: Int32Array, q: Int32Array, begin: number, end: number): void {
-    const m = end - begin;
-    if (this.next.length < m) {
-      const size = Math.max(m, this.next.length * 2);
-      this.len = new Int32Array(size);
-      this.lp = new Int32Array(size);
-      this.lq = new Int32Array(size);
-      this.head = new Int32Array(size);
-      this.tail = new Int32Array(size);
-      this.next = new Int32Array(size);
-    }
-    const { len, lp, lq, head, tail, next } = this;
-    let n = 0;
-    for (let i = 0; i < m; i++) {
-      const pi = p[begin + i]!;
-      const qi = q[begin + i]!;
-      let target = -1;
-      for (let j = n - 1; j >= 0 && j >= n - 16; j--) {
-        const dp = pi - lp[j]!;
-        const dq = qi - lq[j]!;
-        if (dp > 0 && dp <= MAX_GAP && dq > 0 && dq <= MAX_GAP) {
-          target = j;
-          break;
-        }
-      }
-      next[i] = -1;
-      if (target >= 0) {
-        lp[target] = pi;
-        lq[target] = qi;
-        next[tail[target]!] = i;
-        tail[target] = i;
-        len[target]!++;
-      } else {
-        lp[n] = pi;
-        lq[n] = qi;
-        head[n] = i;
-        tail[n] = i;
-        len[n] = 1;
-        n++;
+  constructor(private readonly emit: (originFps: number[], targetFps: number[]) => void) {}
+
+  add(p: number, q: number): void {
+    const { lp, lq } = this;
+    let s = -1;
+    for (let j = this.n - 1; j >= 0 && j >= this.n - RUN_WINDOW; j--) {
+      const dp = p - lp[j & (RUN_WINDOW - 1)]!;
+      const dq = q - lq[j & (RUN_WINDOW - 1)]!;
+      if (dp > 0 && dp <= MAX_GAP && dq > 0 && dq <= MAX_GAP) {
+        s = j & (RUN_WINDOW - 1);
+        break;
       }
     }
-    this.n = n;
-    this.begin = begin;
-  }
-
-  private begin = 0;
-
-  /** Run r's origin and target fingerprint indices, in order. */
-  members(r: number, p: Int32Array, q: Int32Array): { originFps: number[]; targetFps: number[] } {
-    const originFps: number[] = [];
-    const targetFps: number[] = [];
-    for (let i = this.head[r]!; i >= 0; i = this.next[i]!) {
-      originFps.push(p[this.begin + i]!);
-      targetFps.push(q[this.begin + i]!);
+    if (s < 0) {
+      s = this.n & (RUN_WINDOW - 1);
+      if (this.n >= RUN_WINDOW) this.close(s); // run n - RUN_WINDOW leaves the window
+      this.n++;
     }
-    return { originFps, targetFps };
+    lp[s] = p;
+    lq[s] = q;
+    const i = this.len[s]!++;
+    if (i === this.ps[s]!.length) {
+      this.ps[s] = grow(this.ps[s]!);
+      this.qs[s] = grow(this.qs[s]!);
+    }
+    this.ps[s]![i] = p;
+    this.qs[s]![i] = q;
   }
+
+  /** The file pair's last runs, in the order they started. */
+  finish(): void {
+    for (let j = Math.max(0, this.n - RUN_WINDOW); j < this.n; j++) this.close(j & (RUN_WINDOW - 1));
+    this.n = 0;
+  }
+
+  private close(s: number): void {
+    const n = this.len[s]!;
+    this.len[s] = 0;
+    if (n >= MIN_FRAGMENT_FINGERPRINTS) this.emit(Array.from(this.ps[s]!.subarray(0, n)), Array.from(this.qs[s]!.subarray(0, n)));
+  }
+}
+
+/** The first index in sorted a[from, to) holding at least x (to when none does). */
+function firstAtLeast(a: Float64Array, from: number, to: number, x: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Distinct (file, fingerprint) positions the fragments cover: one bit per fingerprint of a file, not a Set entry. */
