@@ -128,7 +128,7 @@ afterEach(async () => {
 describe('durable pipeline', () => {
   it('20 analyses on two workers, one killed mid-run: all complete exactly once, manifests equal uninterrupted runs', async () => {
     const a = await startWorker({ DEBUG_STAGE_DELAY_MS: '150' });
-    await startWorker({ DEBUG_STAGE_DELAY_MS: '150' });
+    const b = await startWorker({ DEBUG_STAGE_DELAY_MS: '150' });
     // make build builds the engine's native parser; the workers say they use it
     expect(await metric(a.port, 'lineage_engine_native_parser')).toBe(1);
     const pairs: [number, number][] = [];
@@ -168,6 +168,10 @@ describe('durable pipeline', () => {
       });
       expect(finals[k].manifestHash).toBe(direct.hash);
     }
+    // The pairs repeat their repositories: the surviving worker took files earlier analyses had tokenised from its
+    // fingerprint cache (FINGERPRINT_CACHE_MB, on by default), and the manifests above are the bare engine's all the same.
+    expect(await metric(b.port, 'lineage_fingerprint_cache_hits_total')).toBeGreaterThan(0);
+    expect(await metric(b.port, 'lineage_fingerprint_cache_files')).toBeGreaterThan(0);
     // Later tests bring their own workers.
     await Promise.all(workers.splice(0).map((w) => w.stop()));
   }, 300_000);

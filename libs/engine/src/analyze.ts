@@ -9,6 +9,7 @@ import { runStages } from './stages';
 import { GRAMMARS } from './tokenize/treesitter';
 import { DEFAULT_K, DEFAULT_WINDOW } from './winnow';
 import { FingerprintPool } from './workers/pool';
+import type { FingerprintCache } from './fingerprint-cache';
 import type { AnalysisResult, Inventory, Limits, ProgressFn, RepoRef } from './types';
 
 /** Below this many bytes of code (both sides) fingerprinting stays on the calling thread. */
@@ -31,6 +32,8 @@ export interface AnalyzeInput {
   signal?: AbortSignal;
   /** a long-lived pool of the caller's (a service process): used for every pair and left open */
   pool?: FingerprintPool;
+  /** files earlier analyses tokenised (fingerprint-cache.ts), kept by the caller across analyses */
+  fingerprintCache?: FingerprintCache;
 }
 
 /** Runs the engine's stages (stages.ts) on two local repositories, overlapping where they can; cancellable between stages. */
@@ -60,6 +63,7 @@ export async function analyze(input: AnalyzeInput): Promise<AnalysisResult> {
         signal: input.signal ? AbortSignal.any([input.signal, stop.signal]) : stop.signal,
         onProgress: input.onProgress,
         readers,
+        fingerprintCache: input.fingerprintCache,
         // Each worker pays for loading and warming up the WASM grammars; below this much code one thread is faster.
         // (Measured: on 2 cores a second thread does not pay for its start-up below ~1 MB either.)
         pool: (inv) => {

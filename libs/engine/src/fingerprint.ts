@@ -6,6 +6,7 @@ import { DOC_FILE } from './lineage/names';
 import { stageBudget } from './limits';
 import { FingerprintPool } from './workers/pool';
 import { DEFAULT_K, DEFAULT_WINDOW } from './winnow';
+import type { FingerprintCache } from './fingerprint-cache';
 import type { FileJob, FileResult } from './fingerprint-file';
 import type { Inventory, Fingerprints, RepoRef } from './types';
 import type { StageOptions } from './inventory';
@@ -23,6 +24,8 @@ export interface FingerprintOptions extends StageOptions {
    * what they would have computed. Without one, duplicates within the side are shared.
    */
   memo?: FingerprintMemo;
+  /** Results of earlier analyses in this process (fingerprint-cache.ts): a file found there is neither read nor tokenised. */
+  cache?: FingerprintCache;
 }
 
 /** Results by blob (see FingerprintOptions.memo); create one per analysis and drop it after the fingerprint stage. */
@@ -71,7 +74,7 @@ export async function fingerprint(repo: RepoRef, inv: Inventory, opts: Fingerpri
       own: boolean;
     }
     const slots: Slot[] = [];
-    let cur: { job: FileJob; resolve: (r: FileResult) => void; reject: (e: unknown) => void }[] = [];
+    let cur: { key: string; job: FileJob; resolve: (r: FileResult) => void; reject: (e: unknown) => void }[] = [];
     let curBytes = 0;
     const pending: Promise<unknown>[] = [];
     // Also within one side: the same blob at two paths is tokenised once.
@@ -89,7 +92,10 @@ export async function fingerprint(repo: RepoRef, inv: Inventory, opts: Fingerpri
       pending.push(
         pool.run(batch.map((b) => b.job)).then(
           (r) => {
-            batch.forEach((b, j) => b.resolve(r[j]!));
+            batch.forEach((b, j) => {
+              b.resolve(r[j]!);
+              opts.cache?.set(b.key, r[j]!);
+            });
             progress(batch.length);
           },
           (e: unknown) => {
@@ -101,15 +107,21 @@ export async function fingerprint(repo: RepoRef, inv: Inventory, opts: Fingerpri
       cur = [];
       curBytes = 0;
     };
+    const keyOf = (f: Inventory['files'][number]): string => `${k}\0${w}\0${f.language ?? ''}\0${f.class === 'test' ? 1 : 0}\0${f.blobId}`;
+    // A file an earlier analysis tokenised is taken from the cache and not read (asked for as if too large to read).
+    const cached = codeFiles.map((f) => (opts.cache && f.size <= limits.maxFileBytes ? opts.cache.get(keyOf(f)) : undefined));
     let i = 0;
     for await (const b of reader.readListed(
-      codeFiles.map((f) => ({ oid: f.blobId, size: f.size })),
+      codeFiles.map((f, n) => ({ oid: f.blobId, size: cached[n] ? Infinity : f.size })),
       limits.maxFileBytes,
     )) {
-      const f = codeFiles[i++]!;
-      if (!b) continue;
+      const n = i++;
+      const f = codeFiles[n]!;
+      const key = keyOf(f);
+      const hit = cached[n];
+      if (hit && !memo.has(key)) memo.set(key, Promise.resolve(hit));
+      if (!b && !hit) continue;
       const isTest = f.class === 'test';
-      const key = `${k}\0${w}\0${f.language ?? ''}\0${isTest ? 1 : 0}\0${f.blobId}`;
       const known = memo.get(key);
       if (known) {
         // Awaited only after this side's own batches are all sent: the side holding it may not have sent it yet.
@@ -126,8 +138,8 @@ export async function fingerprint(repo: RepoRef, inv: Inventory, opts: Fingerpri
       result.catch(() => undefined); // a failed batch is reported through `pending`
       memo.set(key, result);
       slots.push({ path: f.path, result, own: true });
-      cur.push({ job: { path: f.path, blobId: f.blobId, language: f.language, isTest, text: b.toString('utf8') }, resolve, reject });
-      curBytes += b.length;
+      cur.push({ key, job: { path: f.path, blobId: f.blobId, language: f.language, isTest, text: b!.toString('utf8') }, resolve, reject });
+      curBytes += b!.length;
       if (curBytes >= BATCH_BYTES) {
         flush();
         deadline.check();

@@ -4,6 +4,7 @@ export { ENGINE_VERSION, MANIFEST_VERSION } from './version';
 export { DEFAULT_LIMITS, resolveLimits, Deadline } from './limits';
 export { inventory, type StageOptions } from './inventory';
 export { fingerprint, type FingerprintOptions, type FingerprintMemo } from './fingerprint';
+export { FingerprintCache } from './fingerprint-cache';
 export { history, histories } from './history';
 export { topology } from './lineage/topology';
 export { lineageSignals, WEIGHTS as LINEAGE_WEIGHTS } from './lineage/signals/index';

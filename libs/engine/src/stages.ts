@@ -6,6 +6,7 @@ import { compare } from './compare';
 import { decide } from './decide/index';
 import { EngineError, inStage, type ErrorSide } from './errors';
 import { fingerprint, type FingerprintMemo } from './fingerprint';
+import type { FingerprintCache } from './fingerprint-cache';
 import type { BlobReader } from './git/catfile';
 import { histories } from './history';
 import { inventory } from './inventory';
@@ -53,6 +54,8 @@ export interface AnalysisContext {
   readers?: Sides<BlobReader>;
   /** the pool that fingerprints (and, in compare, dates old versions), chosen once the inventories are known */
   pool(inventories: Sides<Inventory>): FingerprintPool;
+  /** files earlier analyses in this process tokenised (a service's, kept across analyses): the same results, not recomputed */
+  fingerprintCache?: FingerprintCache;
   /** close the pool once compare has dated the matched code: a pool the analysis started for itself */
   closePoolAfterDating?: boolean;
 }
@@ -100,7 +103,9 @@ export const STAGES = {
       const pool = ctx.pool(inv);
       // A blob both sides hold (a fork's unchanged files) is tokenised once.
       const memo: FingerprintMemo = new Map();
-      return bothSides('fingerprint', (s) => fingerprint(repo(ctx, s), inv[s], { ...sideOptions(ctx, s), pool, memo }));
+      return bothSides('fingerprint', (s) =>
+        fingerprint(repo(ctx, s), inv[s], { ...sideOptions(ctx, s), pool, memo, cache: ctx.fingerprintCache }),
+      );
     },
   }),
 
@@ -138,6 +143,7 @@ export const STAGES = {
             topology: hist.topology,
             pool: ctx.pool(inv),
             closePoolAfterDating: ctx.closePoolAfterDating,
+            fingerprintCache: ctx.fingerprintCache,
           },
         ),
       );

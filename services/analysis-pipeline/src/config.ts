@@ -28,6 +28,11 @@ export const pipelineEnv = {
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(16).default(1),
   /** Worker threads for fingerprinting within one job. */
   WORKER_THREADS: z.coerce.number().int().min(1).max(16).default(2),
+  /**
+   * Tokenised files kept across this process's analyses (the engine's FingerprintCache), in MiB as the cache counts
+   * them; 0 keeps none. A repository analysed again, against another, is then not tokenised again.
+   */
+  FINGERPRINT_CACHE_MB: z.coerce.number().int().min(0).max(16_384).default(128),
   ANALYSIS_MAX_FILES: positive.default(50_000),
   ANALYSIS_MAX_FILE_BYTES: positive.default(1_000_000),
   ANALYSIS_MAX_TOTAL_BYTES: positive.default(200_000_000),

@@ -71,6 +71,7 @@ runMain('analysis-pipeline', async () => {
           maxRepoBytes: config.ANALYSIS_MAX_REPO_BYTES,
           fetchTimeoutMs: config.GIT_TIMEOUT_MS,
           threads: config.WORKER_THREADS,
+          fingerprintCacheBytes: config.FINGERPRINT_CACHE_MB * 1024 ** 2,
           concurrency: config.WORKER_CONCURRENCY,
           log: rt.log,
           metrics: rt.metrics,

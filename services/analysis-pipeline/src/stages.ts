@@ -1,6 +1,14 @@
 // The pipeline's own stages: resolve and fetch come before the engine's (inventory to manifest), which the engine's
 // runner sequences (libs/engine/src/stages.ts) with the worker's bookkeeping around each (worker.ts).
-import { FingerprintPool, DEFAULT_K, DEFAULT_WINDOW, type Limits, type ManifestResult, type Progress } from '@lineage/engine';
+import {
+  FingerprintCache,
+  FingerprintPool,
+  DEFAULT_K,
+  DEFAULT_WINDOW,
+  type Limits,
+  type ManifestResult,
+  type Progress,
+} from '@lineage/engine';
 import { LimitError } from './limits';
 import { checkRemote, type CheckedRemote, type RemotePolicy } from './intake/remote-policy';
 import { commitTime, fetchCommit } from './intake/remote-git';
@@ -41,6 +49,17 @@ let shared: { size: number; pool: FingerprintPool } | null = null;
 export function processPool(size: number): FingerprintPool {
   if (!shared || shared.size !== size) shared = { size, pool: new FingerprintPool(size, DEFAULT_K, DEFAULT_WINDOW) };
   return shared.pool;
+}
+
+/**
+ * One fingerprint cache for the life of the process, beside the pool: what one analysis tokenised, the next ones
+ * take (the same results, so the same manifests). Null when the operator keeps none (FINGERPRINT_CACHE_MB=0).
+ */
+let cache: FingerprintCache | null = null;
+export function processFingerprintCache(maxBytes: number): FingerprintCache | null {
+  if (maxBytes <= 0) return null;
+  if (!cache || cache.maxBytes !== maxBytes) cache = new FingerprintCache(maxBytes);
+  return cache;
 }
 
 /** What the manifest stage leaves in the store: the bytes as base64, for the publish stage. */

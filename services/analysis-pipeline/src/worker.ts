@@ -21,12 +21,13 @@ import {
   nativeParserInUse,
   runStages,
   stageError,
+  type FingerprintCache,
   type Limits,
   type Progress,
 } from '@lineage/engine';
 import { budgetExceeded, spentMs } from './budget';
 import { StageStore } from './stage-store';
-import { INTAKE_STAGES, processPool, stored, type FetchOutput, type StageContext } from './stages';
+import { INTAKE_STAGES, processFingerprintCache, processPool, stored, type FetchOutput, type StageContext } from './stages';
 import { LimitError } from './limits';
 import { hasCommit } from './intake/remote-git';
 import type { AnalysisFailure, AnalysisRepository, AnalysisRow, StageName, StageView } from './repository';
@@ -43,6 +44,8 @@ export interface WorkerOptions {
   maxRepoBytes: number;
   fetchTimeoutMs: number;
   threads: number;
+  /** bytes of tokenised files kept across analyses (FINGERPRINT_CACHE_MB); 0 keeps none */
+  fingerprintCacheBytes?: number;
   concurrency: number;
   log: Logger;
   metrics: ServiceMetrics;
@@ -110,6 +113,7 @@ export class PipelineWorker {
   private readonly store: StageStore;
   private consumption: Consumption | null = null;
   private readonly retries: Counter<'stage'>;
+  private readonly fingerprintCache: FingerprintCache | null;
 
   constructor(private readonly o: WorkerOptions) {
     this.store = new StageStore(o.db);
@@ -119,6 +123,52 @@ export class PipelineWorker {
       labelNames: ['stage'] as const,
       registers: [o.metrics.registry],
     });
+    this.fingerprintCache = processFingerprintCache(o.fingerprintCacheBytes ?? 0);
+    const fc = this.fingerprintCache;
+    // Read from the cache at scrape time: it counts for itself, whichever job used it.
+    const gauge = (name: string, help: string, value: () => number): void =>
+      void new Gauge({
+        name,
+        help,
+        registers: [o.metrics.registry],
+        collect() {
+          this.set(value());
+        },
+      });
+    const counter = (name: string, help: string, value: () => number): void => {
+      let seen = 0;
+      void new Counter({
+        name,
+        help,
+        registers: [o.metrics.registry],
+        collect() {
+          const now = value();
+          this.inc(now - seen);
+          seen = now;
+        },
+      });
+    };
+    gauge(
+      'lineage_fingerprint_cache_bytes',
+      'Bytes of tokenised files this process keeps across analyses, as the cache counts them',
+      () => fc?.bytes ?? 0,
+    );
+    gauge('lineage_fingerprint_cache_files', 'Tokenised files this process keeps across analyses', () => fc?.size ?? 0);
+    counter(
+      'lineage_fingerprint_cache_hits_total',
+      'Files analyses took from the fingerprint cache instead of tokenising them',
+      () => fc?.hits ?? 0,
+    );
+    counter(
+      'lineage_fingerprint_cache_misses_total',
+      'Files analyses looked up in the fingerprint cache and did not find',
+      () => fc?.misses ?? 0,
+    );
+    counter(
+      'lineage_fingerprint_cache_evictions_total',
+      'Files the fingerprint cache let go to stay within FINGERPRINT_CACHE_MB',
+      () => fc?.evictions ?? 0,
+    );
     // An image built without a C toolchain parses through WASM: the same manifests, slower. Say which, for SREs.
     const native = nativeParserInUse();
     new Gauge({
@@ -372,6 +422,7 @@ export class PipelineWorker {
           onProgress: (p) => job.progressTo?.(p),
           readers,
           pool: () => processPool(this.o.threads),
+          ...(this.fingerprintCache ? { fingerprintCache: this.fingerprintCache } : {}),
         },
         {
           done: (name) => !this.pending(run, name),

@@ -1,5 +1,6 @@
 import { BlobReader } from '../git/catfile';
 import type { FingerprintPool } from '../workers/pool';
+import type { FingerprintCache } from '../fingerprint-cache';
 import { sortedIncludes } from '../util/sorted';
 import type { Fingerprints, History, PathVersion } from '../types';
 
@@ -10,9 +11,9 @@ import type { Fingerprints, History, PathVersion } from '../types';
  * main thread's heap peaked at about 150 MB there, with these at about 104 MB.
  */
 export class HashSet {
-  private readonly sorted: Float64Array;
-  constructor(hashes: ArrayLike<number>) {
-    this.sorted = Float64Array.from(hashes).sort();
+  readonly sorted: Float64Array;
+  constructor(hashes: ArrayLike<number>, alreadySorted = false) {
+    this.sorted = alreadySorted && hashes instanceof Float64Array ? hashes : Float64Array.from(hashes).sort();
   }
 
   has(h: number): boolean {
@@ -43,6 +44,8 @@ export class DatingCache {
   constructor(
     private readonly pool: FingerprintPool,
     private readonly maxFileBytes: number,
+    /** a process's cache across analyses (fingerprint-cache.ts), with the k and window the versions are fingerprinted with */
+    private readonly shared?: { cache: FingerprintCache; k: number; window: number },
   ) {}
 
   /** Fingerprints already computed for the pinned blobs, reused instead of tokenising again. */
@@ -63,11 +66,20 @@ export class DatingCache {
       this.sets.set(key, s);
       return s;
     }
+    const sharedKey = this.shared && `${this.shared.k}\0${this.shared.window}\0${key}`;
+    const known = sharedKey ? this.shared!.cache.getVersion(sharedKey) : undefined;
+    if (known) {
+      const s = new HashSet(known, true);
+      this.sets.set(key, s);
+      return s;
+    }
     const job = (async () => {
       const b = await reader.readBlob(blobId, this.maxFileBytes);
       if (!b) return new HashSet([]);
       const [r] = await this.pool.run([{ path, blobId, language, isTest: false, text: b.toString('utf8'), fingerprintsOnly: true }]);
-      return new HashSet(r!.fp.hashes);
+      const s = new HashSet(r!.fp.hashes);
+      if (sharedKey) this.shared!.cache.setVersion(sharedKey, s.sorted);
+      return s;
     })();
     this.sets.set(key, job);
     job.then(

@@ -1,6 +1,7 @@
 // The comparison stage's runner: it matches the code, reads how the histories relate, dates the matched material
 // while the other layers are computed, then calls the lineage signals (with shared history: lineage/signals; without:
 // lineage/apart) and lays out their items and facts. Each layer and signal is a module of its own.
+import type { FingerprintCache } from '../fingerprint-cache';
 import { BlobReader } from '../git/catfile';
 import { resolveGitDir } from '../git/runner';
 import { stageBudget } from '../limits';
@@ -57,6 +58,8 @@ export async function compare(
     pool?: FingerprintPool;
     /** close `pool` once dating is done: its workers' memory is freed before the other layers allocate theirs */
     closePoolAfterDating?: boolean;
+    /** old versions earlier analyses in this process fingerprinted for dating (fingerprint-cache.ts) */
+    fingerprintCache?: FingerprintCache;
   } = {},
 ): Promise<Comparison> {
   const { limits, deadline } = stageBudget(opts);
@@ -112,7 +115,11 @@ export async function compare(
     try {
       return await dateFragments(frags.slice(0, MAX_DATED_FRAGMENTS), origin, target, {
         imported: { origin: imported.origin !== null, target: imported.target !== null },
-        cache: new DatingCache(pool, limits.maxFileBytes),
+        cache: new DatingCache(
+          pool,
+          limits.maxFileBytes,
+          opts.fingerprintCache ? { cache: opts.fingerprintCache, k: o.k, window: o.window } : undefined,
+        ),
         readers: { origin: oReader, target: tReader },
         deadline,
       });
