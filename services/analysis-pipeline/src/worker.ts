@@ -26,6 +26,7 @@ import {
   type Progress,
 } from '@lineage/engine';
 import { budgetExceeded, spentMs } from './budget';
+import { fingerprintCacheMetrics } from './cache-metrics';
 import { StageStore } from './stage-store';
 import { INTAKE_STAGES, processFingerprintCache, processPool, stored, type FetchOutput, type StageContext } from './stages';
 import { LimitError } from './limits';
@@ -124,51 +125,7 @@ export class PipelineWorker {
       registers: [o.metrics.registry],
     });
     this.fingerprintCache = processFingerprintCache(o.fingerprintCacheBytes ?? 0);
-    const fc = this.fingerprintCache;
-    // Read from the cache at scrape time: it counts for itself, whichever job used it.
-    const gauge = (name: string, help: string, value: () => number): void =>
-      void new Gauge({
-        name,
-        help,
-        registers: [o.metrics.registry],
-        collect() {
-          this.set(value());
-        },
-      });
-    const counter = (name: string, help: string, value: () => number): void => {
-      let seen = 0;
-      void new Counter({
-        name,
-        help,
-        registers: [o.metrics.registry],
-        collect() {
-          const now = value();
-          this.inc(now - seen);
-          seen = now;
-        },
-      });
-    };
-    gauge(
-      'lineage_fingerprint_cache_bytes',
-      'Bytes of tokenised files this process keeps across analyses, as the cache counts them',
-      () => fc?.bytes ?? 0,
-    );
-    gauge('lineage_fingerprint_cache_files', 'Tokenised files this process keeps across analyses', () => fc?.size ?? 0);
-    counter(
-      'lineage_fingerprint_cache_hits_total',
-      'Files analyses took from the fingerprint cache instead of tokenising them',
-      () => fc?.hits ?? 0,
-    );
-    counter(
-      'lineage_fingerprint_cache_misses_total',
-      'Files analyses looked up in the fingerprint cache and did not find',
-      () => fc?.misses ?? 0,
-    );
-    counter(
-      'lineage_fingerprint_cache_evictions_total',
-      'Files the fingerprint cache let go to stay within FINGERPRINT_CACHE_MB',
-      () => fc?.evictions ?? 0,
-    );
+    fingerprintCacheMetrics(o.metrics.registry, this.fingerprintCache);
     // An image built without a C toolchain parses through WASM: the same manifests, slower. Say which, for SREs.
     const native = nativeParserInUse();
     new Gauge({
