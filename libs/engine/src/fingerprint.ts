@@ -109,7 +109,8 @@ export async function fingerprint(repo: RepoRef, inv: Inventory, opts: Fingerpri
     };
     const keyOf = (f: Inventory['files'][number]): string => `${k}\0${w}\0${f.language ?? ''}\0${f.class === 'test' ? 1 : 0}\0${f.blobId}`;
     // A file an earlier analysis tokenised is taken from the cache and not read (asked for as if too large to read).
-    const cached = codeFiles.map((f) => (opts.cache && f.size <= limits.maxFileBytes ? opts.cache.get(keyOf(f)) : undefined));
+    const keys = codeFiles.map(keyOf);
+    const cached = codeFiles.map((f, n) => (opts.cache && f.size <= limits.maxFileBytes ? opts.cache.get(keys[n]!) : undefined));
     let i = 0;
     for await (const b of reader.readListed(
       codeFiles.map((f, n) => ({ oid: f.blobId, size: cached[n] ? Infinity : f.size })),
@@ -117,7 +118,7 @@ export async function fingerprint(repo: RepoRef, inv: Inventory, opts: Fingerpri
     )) {
       const n = i++;
       const f = codeFiles[n]!;
-      const key = keyOf(f);
+      const key = keys[n]!;
       const hit = cached[n];
       if (hit && !memo.has(key)) memo.set(key, Promise.resolve(hit));
       if (!b && !hit) continue;
