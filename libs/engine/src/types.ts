@@ -145,6 +145,8 @@ export interface CommitInfo {
   email?: string;
   /** the author's name (absent as `email`) */
   author?: string;
+  /** a merge's: the repository its message names, `git pull`'s URL or a remote's name (lineage/followed-line.ts) */
+  from?: string;
 }
 
 export interface PathVersion {

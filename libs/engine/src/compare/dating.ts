@@ -10,6 +10,7 @@ import { foundingCommits } from './founding';
 import { DatingCache, MaterialDater } from './history-layer';
 import { formerIdentities, madeUnderFormerIdentity, type FormerIdentity } from '../lineage/former-identity';
 import { directoryNames, pathNamesProject } from '../lineage/directory-names';
+import { followedLines, NOTHING_FOLLOWED, type Followed } from '../lineage/followed-line';
 import type { SideData } from './side';
 
 /** A history of at most this many commits is a snapshot (a published package, an upload), not a project going on. */
@@ -27,6 +28,8 @@ export interface Dating {
       borrowed?: boolean;
       /** the earlier side had it only under a former identity (former-identity.ts): the former project's, not counted */
       former?: { side: Side; identity: FormerIdentity };
+      /** the earlier side had it only in a line it merges in from another repository (followed-line.ts): not counted */
+      followed?: { side: Side; from: string };
       /** the side whose later date is its history's import time, an upper bound only: not counted */
       imported?: Side;
       oPath?: string;
@@ -37,8 +40,8 @@ export interface Dating {
   originFirstWeight: number;
   targetFirstWeight: number;
   /**
-   * fingerprints of matched material shown to come from elsewhere (both histories began with it, or the earlier side
-   * made it under a former identity), when it outweighs what was counted: the counted remainder then decides no
+   * fingerprints of matched material shown to come from elsewhere (both histories began with it, the earlier side
+   * made it under a former identity or had it only in a line it follows from another repository), when it outweighs what was counted: the counted remainder then decides no
    * direction, and both weights above are 0 (`mostlyFromElsewhere`)
    */
   fromElsewhere: number;
@@ -151,6 +154,10 @@ export async function dateFragments(
   const formers = sharedIds ? null : { o: formerIdentities(origin.history), t: formerIdentities(target.history) };
   const commitOf = (h: History): Map<string, History['commits'][number]> => new Map(h.commits.map((c) => [c.id, c]));
   const [oCommits, tCommits] = formers?.o.length || formers?.t.length ? [commitOf(origin.history), commitOf(target.history)] : [null, null];
+  // Without commit ids in common, the lines each side merges in from another repository (followed-line.ts).
+  const followed: Record<'o' | 't', Followed> = sharedIds
+    ? { o: NOTHING_FOLLOWED, t: NOTHING_FOLLOWED }
+    : { o: followedLines(origin.history), t: followedLines(target.history) };
   const oWeights = new Map<string, number>();
   const tWeights = new Map<string, number>();
   const add = (m: Map<string, number>, commit: string, w: number): void => void m.set(commit, (m.get(commit) ?? 0) + w);
@@ -177,6 +184,14 @@ export async function dateFragments(
           ? madeUnderFormerIdentity(formers!.t, tCommits.get(tv!.version.commit), tv!.version.time)
           : null;
     const former = formerIdentity && !borrowed ? { side: (first === 'o' ? 'origin' : 'target') as Side, identity: formerIdentity } : null;
+    // Material the earlier side had first only in a line it merges in from another repository was that project's: a
+    // copy of that project finds it there too (LukeSmithxyz/dwm holds dwm's history and merges git.suckless.org/dwm).
+    const followedFrom =
+      first === 'o' ? followed.o.commits.get(ov!.version.commit) : first === 't' ? followed.t.commits.get(tv!.version.commit) : undefined;
+    const follows =
+      followedFrom !== undefined && !borrowed && !former
+        ? { side: (first === 'o' ? 'origin' : 'target') as Side, from: followedFrom }
+        : null;
     // A history imported in one go dates its material at the import: the material was there by then, maybe long before.
     // Its date still says it had the material first when it is the earlier one; a later one says nothing.
     const imported: Side | null =
@@ -188,14 +203,15 @@ export async function dateFragments(
       roots,
       ...(borrowed && !inherited && !roots ? { borrowed: true } : {}),
       ...(former && !inherited && !roots ? { former } : {}),
-      ...(imported && !borrowed && !former && !inherited && !roots ? { imported } : {}),
+      ...(follows && !inherited && !roots ? { followed: follows } : {}),
+      ...(imported && !borrowed && !former && !follows && !inherited && !roots ? { imported } : {}),
       ...(ov?.path ? { oPath: ov.path } : {}),
       ...(tv?.path ? { tPath: tv.path } : {}),
     });
-    if (first && !inherited && (roots || former)) fromElsewhere += f.originFps.length;
+    if (first && !inherited && (roots || former || follows)) fromElsewhere += f.originFps.length;
     if (ov && !ov.shared) add(oWeights, ov.version.commit, f.originFps.length);
     if (tv && !tv.shared) add(tWeights, tv.version.commit, f.originFps.length);
-    if (first && !inherited && !roots && !borrowed && !former && !imported && ov!.version.commit !== tv!.version.commit) {
+    if (first && !inherited && !roots && !borrowed && !former && !follows && !imported && ov!.version.commit !== tv!.version.commit) {
       if (first === 'o') out.originFirstWeight += f.originFps.length;
       else out.targetFirstWeight += f.originFps.length;
     }
@@ -216,6 +232,6 @@ export function firstAppearanceFact(d: Dating, shared: boolean): ChronologyFact 
     side: 'both',
     time: null,
     commit: null,
-    detail: `matched fingerprints dated earlier in origin: ${d.originFirstWeight}; earlier in target: ${d.targetFirstWeight}${shared ? ' (material first seen in shared commits is not counted)' : ''}${d.fromElsewhere ? ` (more of it came from elsewhere, ${d.fromElsewhere} fingerprints that both histories begin with or that one side made under a former identity, than the rest of the dating counts: the rest decides no direction)` : ''}`,
+    detail: `matched fingerprints dated earlier in origin: ${d.originFirstWeight}; earlier in target: ${d.targetFirstWeight}${shared ? ' (material first seen in shared commits is not counted)' : ''}${d.fromElsewhere ? ` (more of it came from elsewhere, ${d.fromElsewhere} fingerprints that both histories begin with, that one side made under a former identity or that it had only in a line it merges in from another repository, than the rest of the dating counts: the rest decides no direction)` : ''}`,
   };
 }

@@ -32,7 +32,7 @@ const norm = (n: string): string => n.toLowerCase().replace(/[^a-z0-9]/g, '');
  */
 const projectName = (key: string, name: string): string | null =>
   key.startsWith('title:') ? null : norm(key.startsWith('url:') ? name.slice(name.lastIndexOf('/') + 1) : name);
-const authorKeys = (c: Pick<CommitInfo, 'email' | 'author'>): string[] => [
+export const authorKeys = (c: Pick<CommitInfo, 'email' | 'author'>): string[] => [
   ...(c.email ? [`e:${c.email}`] : []),
   ...(c.author && normName(c.author) ? [`n:${normName(c.author)}`] : []),
 ];

@@ -1,0 +1,99 @@
+// A followed line (engine 0.7.16): a repository that carries a third project's history and keeps merging that project
+// in from where it goes on. LukeSmithxyz/dwm is a clone of suckless dwm's repository (Anselm R. Garbe's and Hiltjo
+// Posthuma's commits since 2006) with Luke Smith's commits on top, and now and then "Merge branch 'master' of
+// git://git.suckless.org/dwm". A build that began anew from dwm's files (bakkeby/dwm-flexipatch, 2019) finds dwm's
+// material in Luke's history years before it began, and dating alone would call Luke's repository its source.
+//
+// What tells the carrier from the project itself is in its own history: a merge whose message names another
+// repository, made by someone with commits of their own on the mainline, of a line that holds none of theirs, and on
+// which the people of the history before them went on. Every commit of that line is the other repository's: material
+// that first appeared there was that project's, and a copy of that project finds it in the carrier as well. A pull
+// request, or a pull from the side's own remote, holds the merger's own commits; a project handed to new maintainers
+// does not merge its founders' later work in from elsewhere.
+import type { CommitInfo, History } from '../types';
+import { authorKeys } from './former-identity';
+
+/**
+ * The repository a merge's subject names: `git pull <url> <branch>` ("Merge branch 'master' of
+ * git://git.suckless.org/dwm", "Merge tag 'v1' of https://…") or a remote-tracking branch ("Merge remote-tracking
+ * branch 'upstream/master'"). A local branch ("Merge branch 'develop'") and a pull request name none.
+ */
+const OF_URL = /^Merge (?:remote-tracking |remote )?(?:branch|branches|tag|tags) .*?' of (\S{1,200})/;
+const REMOTE_BRANCH = /^Merge (?:remote-tracking|remote) branch '([^'/\s]{1,100})\/[^'\s]+'/;
+
+export function namedRepository(subject: string): string | null {
+  const url = OF_URL.exec(subject);
+  if (url) return url[1]!;
+  const remote = REMOTE_BRANCH.exec(subject);
+  return remote ? `remote ${remote[1]!}` : null;
+}
+
+/**
+ * Commits read at most, over every merge's walk, as a multiple of the history's commits: a project whose maintainers
+ * pull from many repositories (Linux: each pulled tree starts from its maintainer's own release, so each walk ends
+ * there) must not cost more than a few walks of its history.
+ */
+export const WALK_BUDGET = 4;
+
+export interface FollowedLine {
+  /** the merge commit, its time, and the repository its message names */
+  merge: string;
+  time: number;
+  from: string;
+}
+
+export interface Followed {
+  /** every commit reachable from a followed line's merged parent (the other repository's history), with the repository */
+  commits: Map<string, string>;
+  lines: FollowedLine[];
+}
+
+export const NOTHING_FOLLOWED: Followed = { commits: new Map(), lines: [] };
+
+/** The followed lines of a history's mainline (the first-parent chain from its pinned commit), newest merge first. */
+export function followedLines(h: Pick<History, 'commit' | 'commits'>): Followed {
+  if (!h.commits.some((c) => c.from !== undefined)) return NOTHING_FOLLOWED;
+  const byId = new Map(h.commits.map((c) => [c.id, c]));
+  const mainline: CommitInfo[] = [];
+  for (let c = byId.get(h.commit); c; c = c.parents[0] ? byId.get(c.parents[0]) : undefined) mainline.push(c);
+  // Each author's oldest commit of their own on the mainline (merges are others' work brought in).
+  const oldest = new Map<string, number>();
+  mainline.forEach((c, j) => {
+    if (c.parents.length < 2) for (const k of authorKeys(c)) oldest.set(k, j);
+  });
+  const peopleBefore = new Map<number, Set<string>>();
+  const by = (c: CommitInfo, keys: Set<string>): boolean => authorKeys(c).some((k) => keys.has(k));
+  let budget = WALK_BUDGET * h.commits.length;
+  const out: Followed = { commits: new Map(), lines: [] };
+  for (let i = 0; i < mainline.length && budget > 0; i++) {
+    const m = mainline[i]!;
+    if (m.parents.length < 2 || m.from === undefined) continue;
+    const merger = new Set(authorKeys(m));
+    // The merger's own line: their oldest commit on the mainline, before this merge, and the people before it.
+    const departure = Math.max(-1, ...[...merger].map((k) => oldest.get(k) ?? -1));
+    if (departure <= i) continue;
+    if (!peopleBefore.has(departure)) peopleBefore.set(departure, new Set(mainline.slice(departure + 1).flatMap(authorKeys)));
+    const before = peopleBefore.get(departure)!;
+    const since = mainline[departure]!.time;
+    // The merged line: none of the merger's commits, and the people before them going on on it after they began.
+    const line: string[] = [];
+    const seen = new Set<string>();
+    const stack = m.parents.slice(1);
+    let ownCommit = false;
+    let wentOn = false;
+    while (stack.length && !ownCommit && budget-- > 0) {
+      const c = byId.get(stack.pop()!);
+      if (!c || seen.has(c.id)) continue;
+      seen.add(c.id);
+      line.push(c.id);
+      ownCommit = by(c, merger);
+      wentOn ||= c.time > since && by(c, before);
+      stack.push(...c.parents);
+    }
+    // A walk the budget cut short is not read: what it did not reach may hold the merger's commits.
+    if (ownCommit || !wentOn || stack.length) continue;
+    for (const id of line) if (!out.commits.has(id)) out.commits.set(id, m.from);
+    out.lines.push({ merge: m.id, time: m.time, from: m.from });
+  }
+  return out;
+}
