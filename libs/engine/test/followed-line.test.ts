@@ -1,4 +1,4 @@
-import { followedLines, namedRepository, WALK_BUDGET } from '../src/lineage/followed-line';
+import { followedLines, namedRepository, OWNER_SHARE, WALK_BUDGET } from '../src/lineage/followed-line';
 import type { CommitInfo, History } from '../src/types';
 
 const DAY = 86400;
@@ -93,6 +93,26 @@ describe('followedLines', () => {
   it("follows no line on which none of the earlier people went on: a contributor's branch from an old commit", () => {
     const { h } = carrier({ merged: 'z', mergedBy: ZOE, base: 'h3', subject: "Merge branch 'fix' of https://example.org/zoe/fork.git" });
     expect(followedLines(h).commits.size).toBe(0);
+  });
+
+  it("follows no contributor's merge of the project's own line fast-forwarded onto the mainline", () => {
+    // Zoe's branch from Hugo's line, Hugo's later commits merged into it from the project's repository, and the mainline
+    // fast-forwarded to her merge; then `next` goes on with the mainline.
+    const contributorMerge = (next: string): Pick<History, 'commit' | 'commits'> => {
+      const g = new Graph();
+      const tip = g.line('h', g.line('a', null, ANNE, 0, 10), HUGO, 10, 10);
+      const zoe = g.line('z', tip, ZOE, 30, 3);
+      const later = g.line('g', tip, HUGO, 33, 5);
+      g.add('zm', 40, ZOE, [zoe, later], "Merge branch 'master' of https://example.org/third.git");
+      return g.history(g.line('k', 'zm', next, 41, 6));
+    };
+    // Hugo goes on with the mainline: the merged line's people went on here, not elsewhere.
+    expect(followedLines(contributorMerge(HUGO)).commits.size).toBe(0);
+    // Someone new goes on with it: Zoe made 4 of the 10 mainline commits since her first, under OWNER_SHARE.
+    expect(4 / 10).toBeLessThan(OWNER_SHARE);
+    expect(followedLines(contributorMerge('max')).commits.size).toBe(0);
+    // Zoe herself goes on with it: her mainline, a line merged in from where Hugo goes on.
+    expect(followedLines(contributorMerge(ZOE)).lines.map((l) => l.merge)).toEqual(['zm']);
   });
 
   it('follows nothing a merger with no commits of their own on the mainline merged: a new maintainer taking over', () => {

@@ -35,6 +35,9 @@ export function namedRepository(subject: string): string | null {
  */
 export const WALK_BUDGET = 4;
 
+/** The share of the mainline's commits since the merger's first that are the merger's: the side's owner, not a contributor. */
+export const OWNER_SHARE = 0.5;
+
 export interface FollowedLine {
   /** the merge commit, its time, and the repository its message names */
   merge: string;
@@ -79,19 +82,28 @@ export function followedLines(h: Pick<History, 'commit' | 'commits'>): Followed 
     const line: string[] = [];
     const seen = new Set<string>();
     const stack = m.parents.slice(1);
+    const wentOn = new Set<string>();
     let ownCommit = false;
-    let wentOn = false;
     while (stack.length && !ownCommit && budget-- > 0) {
       const c = byId.get(stack.pop()!);
       if (!c || seen.has(c.id)) continue;
       seen.add(c.id);
       line.push(c.id);
       ownCommit = by(c, merger);
-      wentOn ||= c.time > since && by(c, before);
+      if (c.time > since) for (const k of authorKeys(c)) if (before.has(k)) wentOn.add(k);
       stack.push(...c.parents);
     }
     // A walk the budget cut short is not read: what it did not reach may hold the merger's commits.
-    if (ownCommit || !wentOn || stack.length) continue;
+    if (ownCommit || !wentOn.size || stack.length) continue;
+    let merged = 0;
+    let elsewhere = false;
+    for (let j = 0; j <= departure && !elsewhere; j++) {
+      if (by(mainline[j]!, merger)) merged++;
+      elsewhere = by(mainline[j]!, wentOn);
+    }
+    // The side's owner merges a line that goes on elsewhere: the merger made at least OWNER_SHARE of the mainline
+    // since (a contributor's merge fast-forwarded onto it is not the side's), and its people none of it.
+    if (elsewhere || merged < OWNER_SHARE * (departure + 1)) continue;
     for (const id of line) if (!out.commits.has(id)) out.commits.set(id, m.from);
     out.lines.push({ merge: m.id, time: m.time, from: m.from });
   }
