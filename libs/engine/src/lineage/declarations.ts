@@ -1,7 +1,10 @@
 // Declarations of descent in ordinary prose ("This is a fork of the excellent
 // `request` module", "a continuation of harthur/brain", "formerly known as X"):
 // a trigger phrase, then a name within the next few words of the same sentence.
+import { borrowsAnIdea, LOOSELY, linkedOwner, negated, possessor } from './declaration-context';
 import { EMPHASIS_UNDERSCORES, hostedRepo, lineOf } from './names';
+
+export { linkedOwner, negated, possessor } from './declaration-context';
 import { CODE_TRIGGER, MAX_WORDS_AFTER, MAX_WORDS_AFTER_IN_CODE, MAX_WORDS_SUCCESSOR, SUCCESSOR, TRIGGER } from './declaration-phrases';
 
 const TOKEN = /[@A-Za-z0-9][A-Za-z0-9@/._:+-]*[A-Za-z0-9]|[A-Za-z0-9]/g;
@@ -20,67 +23,7 @@ export interface Declaration {
   owner?: string;
 }
 
-/**
- * The owner of the repository a cited name links to ("a fork of [`yaml`](https://github.com/go-yaml/yaml)": `go-yaml`):
- * the address right after the name, when it keeps the name as its repository part. The link says whose version it is.
- */
-export function linkedOwner(words: readonly string[], at: number): string | undefined {
-  const m = /^([a-z0-9][a-z0-9._-]*)\/([a-z0-9._-]+)$/.exec(words[at + 1] ?? '');
-  const bare = (x: string): string => x.replace(/[^a-z0-9]/g, '');
-  return m && bare(m[2]!) === bare(words[at]!) ? m[1] : undefined;
-}
-
-/**
- * The possessor standing between a trigger and the name it found ("a fork of ioerror's version of sslscan", "forked
- * from Sam Stephenson's ruby-build"): the word before a possessive `'s` (candidates() drops the apostrophe).
- */
-export function possessor(words: readonly string[], at: number): string | undefined {
-  for (let j = at - 2; j >= 0; j--)
-    if (words[j + 1] === 's' && words[j] !== 's' && /^[a-z0-9][a-z0-9._-]*$/.test(words[j]!)) return words[j];
-  return undefined;
-}
-
-/**
- * Descent from a project's idea, not its code: "`skim_v2`, the default algorithm, loosely based on `fzf`'s algorithm"
- * (skim, a Rust reimplementation of fzf), "based on the X API". The name is followed by one of these nouns, possessive
- * or not.
- */
-const IDEA =
-  /^(?:algorithms?|design|ideas?|concepts?|approach|apis?|syntax|interfaces?|protocol|spec|specification|paper|format|semantics|architecture|philosophy|ui|ux|look)$/;
-const LOOSELY = /\b(?:loosely|conceptually|spiritually|inspired\s+(?:by\s+)?and)\s*$/i;
-
 const THIS_PROJECT = /^\s*(?:this|our)\s+(?:project|repository|repo|library|package|module|crate|gem|code)\b/i;
-
-/**
- * A trigger negated within its own sentence is a denial, the opposite of a declaration: "this is not a clone of X",
- * "isn't based on X", "never forked from X", "neither a fork nor a port of X". The negation must stand within
- * DENIAL_WORDS words before the trigger; "not just/only/merely a fork of X" and "no longer a fork of X" still declare.
- */
-const DENIAL_WORDS = 4;
-const NEGATION = new RegExp(
-  `(?:^|[^A-Za-z0-9'’])(?:not|never|neither|nor|no|(?:is|are|was|were|does|do|did|has|have)n['’]?t)(?![A-Za-z0-9'’])((?:[\\s,*_\`()-]+[A-Za-z0-9'’]+){0,${DENIAL_WORDS}})[\\s,*_\`()-]*$`,
-  'i',
-);
-const AFFIRMING = /^[\s,*_`()-]*(?:just|only|merely|simply|solely|longer)\b/i;
-
-/** Whether the trigger at `at` in `text` is negated within its own sentence (see NEGATION). */
-export function negated(text: string, at: number): boolean {
-  const before = text.slice(Math.max(0, at - 80), at);
-  const sentence = before.slice(Math.max(...[/[.!?:;]\s/g, /\n\s*\n/g].map((re) => lastEnd(before, re))));
-  const m = NEGATION.exec(sentence);
-  return m !== null && !AFFIRMING.test(m[1] ?? '');
-}
-
-function lastEnd(text: string, re: RegExp): number {
-  let end = 0;
-  for (const m of text.matchAll(re)) end = m.index + m[0].length;
-  return end;
-}
-
-function borrowsAnIdea(words: readonly string[], at: number): boolean {
-  const next = words[at + 1] === 's' ? words[at + 2] : words[at + 1];
-  return next !== undefined && IDEA.test(next);
-}
 
 /** Text from a trigger to the end of its sentence (at most a short line's worth), markup removed. */
 function windowAfter(text: string, from: number): string {
