@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // Which sides of the accuracy sets' pairs have a followed line (libs/engine/src/lineage/followed-line.ts): the screen
 // behind engine 0.7.16's rule. Walks each side's history as the engine's history stage does (date order, at most
-// 20,000 commits, the merge subjects' named repositories), from the mirror (LINEAGE_MIRRORS, default /work/.mirror).
+// 20,000 commits, what each merge's subject says it merged), from the mirror (LINEAGE_MIRRORS, default /work/.mirror).
 // Needs `npx tsc -b libs/engine`. Usage: node bench/accuracy/followed-lines.cjs [pairs.tsv ...] (default: the
 // development set and every held-out file).
 const { execFileSync } = require('node:child_process');
 const { existsSync, readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { followedLines, namedRepository } = require('../../libs/engine/dist/lineage/followed-line.js');
+const { followedLines, mergeSource, namedRepository } = require('../../libs/engine/dist/lineage/followed-line.js');
 
 const MIRRORS = process.env.LINEAGE_MIRRORS ?? '/work/.mirror';
 const MAX_COMMITS = 20_000;
@@ -55,10 +55,11 @@ for (const file of files) {
         .map((s) => {
           const [id, p, email, author, time, subject] = s.split('\0');
           const parents = p.split(' ').filter(Boolean);
-          const from = parents.length > 1 ? namedRepository(subject) : null;
-          return { id, parents, email: email.toLowerCase(), author, time: Number(time), ...(from ? { from } : {}) };
+          const from = parents.length > 1 ? mergeSource(subject) : null;
+          const names = parents.length > 1 && namedRepository(subject) !== null;
+          return { id, parents, email: email.toLowerCase(), author, time: Number(time), names, ...(from ? { from } : {}) };
         });
-      if (commits.some((c) => c.from)) named++;
+      if (commits.some((c) => c.names)) named++;
       const f = followedLines({ commit, commits });
       if (f.lines.length)
         console.log(

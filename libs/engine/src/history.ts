@@ -7,7 +7,7 @@ import { IDENTITY_FILE, namesIn } from './lineage/names';
 import { formerIdentities } from './lineage/former-identity';
 import { PairView } from './git/pair-view';
 import { mergeBases, OwnWalkBuilder, topology } from './lineage/topology';
-import { namedRepository } from './lineage/followed-line';
+import { mergeSource } from './lineage/followed-line';
 import type { CommitInfo, History, Inventory, NameRef, PairHistory, PathVersion, RepoRef } from './types';
 import type { StageOptions } from './inventory';
 
@@ -130,8 +130,7 @@ export async function history(
         if (authoredAt > newestAuthored) newestAuthored = authoredAt;
         const ps = parents.filter(Boolean);
         cur = { id, time: Number(time), parents: ps, email: email.toLowerCase(), author: line.slice(cut + 1) };
-        const from = ps.length > 1 ? namedRepository(line.slice(nul + email.length + 2, cut)) : null;
-        if (from) cur.from = from;
+        if (ps.length > 1) cur.from = mergeSource(line.slice(nul + email.length + 2, cut));
         commits.push(cur);
         if (commits.length % 1000 === 0)
           opts.onProgress?.({

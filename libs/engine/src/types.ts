@@ -145,7 +145,7 @@ export interface CommitInfo {
   email?: string;
   /** the author's name (absent as `email`) */
   author?: string;
-  /** a merge's: the repository its message names, `git pull`'s URL or a remote's name (lineage/followed-line.ts) */
+  /** a merge's: what its message says it merged, the repository it names or else the branch (lineage/followed-line.ts) */
   from?: string;
 }
 

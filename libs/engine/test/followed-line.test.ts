@@ -1,4 +1,4 @@
-import { followedLines, namedRepository, OWNER_SHARE, WALK_BUDGET } from '../src/lineage/followed-line';
+import { followedLines, mergeSource, namedRepository, OWNER_SHARE, personKeys, WALK_BUDGET } from '../src/lineage/followed-line';
 import type { CommitInfo, History } from '../src/types';
 
 const DAY = 86400;
@@ -11,7 +11,7 @@ const ZOE = 'zoe'; // a contributor
 class Graph {
   private readonly all: CommitInfo[] = [];
   add(id: string, day: number, who: string, parents: string[], subject?: string): this {
-    const from = parents.length > 1 && subject ? namedRepository(subject) : null;
+    const from = parents.length > 1 ? mergeSource(subject ?? '') : null;
     this.all.push({ id, time: day * DAY, parents, email: `${who}@example.invalid`, author: who, ...(from ? { from } : {}) });
     return this;
   }
@@ -59,6 +59,27 @@ describe('namedRepository', () => {
     expect(namedRepository('Merge pull request #12 from someone/master')).toBeNull();
     expect(namedRepository('Merge latest suckless build into lukesmith-0.8.5')).toBeNull();
   });
+
+  it('says what a merge brought in: the repository, else the branch, else its subject', () => {
+    expect(mergeSource("Merge branch 'master' of git://git.suckless.org/dwm")).toBe('git://git.suckless.org/dwm');
+    expect(mergeSource("Merge branch 'original'")).toBe('branch original');
+    expect(mergeSource('merge with coco')).toBe('merge with coco');
+    expect(mergeSource('x'.repeat(150))).toHaveLength(101);
+  });
+});
+
+describe('personKeys', () => {
+  it('joins the forms one person takes in a history: a converted address, a no-reply login', () => {
+    const svn = personKeys({ email: 'erincatto@gmail.com@cafe418c-1137-0410-84cc-357ec87a5d9b', author: 'erincatto@gmail.com' });
+    const later = personKeys({ email: 'erincatto@gmail.com', author: 'Erin Catto' });
+    const noreply = personKeys({ email: '1234+erincatto@users.noreply.github.com', author: 'Erin' });
+    expect(svn.some((k) => later.includes(k))).toBe(true);
+    expect(noreply.some((k) => later.includes(k))).toBe(true);
+    // A generic user part names nobody.
+    const a = personKeys({ email: 'info@one.example', author: 'One' });
+    const b = personKeys({ email: 'info@two.example', author: 'Two' });
+    expect(a.some((k) => b.includes(k))).toBe(false);
+  });
 });
 
 describe('followedLines', () => {
@@ -76,9 +97,25 @@ describe('followedLines', () => {
     expect(followedLines(h).lines.map((l) => l.from)).toEqual(['remote upstream']);
   });
 
-  it('follows nothing merged under a message that names no other repository', () => {
-    const { h } = carrier({ merged: 'u', mergedBy: HUGO, subject: "Merge branch 'upstream'" });
-    expect(followedLines(h).commits.size).toBe(0);
+  it('reads the structure, not the message: a local branch holding the third project is followed too', () => {
+    const { h } = carrier({ merged: 'u', mergedBy: HUGO, subject: "Merge branch 'original'" });
+    expect(followedLines(h).lines.map((l) => l.from)).toEqual(['branch original']);
+  });
+
+  it("follows another repository's whole history merged in, whatever the merger put on top of it", () => {
+    // The side began as an upload of the third project's files (Luke's own root), then merged the third project's
+    // history (which never meets its mainline) with one commit of Luke's on top of it.
+    const g = new Graph();
+    const upload = g.line('l', null, LUKE, 30, 4);
+    const third = g.line('h', g.line('a', null, ANNE, 0, 10), HUGO, 10, 10);
+    g.add('patch', 40, LUKE, [third]);
+    g.add('m', 41, LUKE, [upload, 'patch'], 'Merge update-to-5.4: upstream with a patch');
+    const f = followedLines(g.history(g.line('k', 'm', LUKE, 42, 2)));
+    expect(f.lines.map((l) => l.merge)).toEqual(['m']);
+    expect(f.commits.has('a0')).toBe(true);
+    expect(f.commits.has('h9')).toBe(true);
+    // Luke's own commits, on the merged line or not, stay his.
+    for (const id of ['patch', 'l0', 'm', 'k1']) expect(f.commits.has(id)).toBe(false);
   });
 
   it("follows no line that holds the merger's own commits: a pull request, a pull from the side's own remote", () => {

@@ -12,6 +12,7 @@
 // does not merge its founders' later work in from elsewhere.
 import type { CommitInfo, History } from '../types';
 import { authorKeys } from './former-identity';
+import { normName } from './maintainers';
 
 /**
  * The repository a merge's subject names: `git pull <url> <branch>` ("Merge branch 'master' of
@@ -26,6 +27,21 @@ export function namedRepository(subject: string): string | null {
   if (url) return url[1]!;
   const remote = REMOTE_BRANCH.exec(subject);
   return remote ? `remote ${remote[1]!}` : null;
+}
+
+/**
+ * What a merge's subject says it merged, for the evidence: the repository it names, else the branch ("Merge branch
+ * 'original'"), else the subject itself (at most MAX_SOURCE characters).
+ */
+const LOCAL_BRANCH = /^Merge (?:remote-tracking )?branch '([^']{1,100})'/;
+const MAX_SOURCE = 100;
+export function mergeSource(subject: string): string {
+  const named = namedRepository(subject);
+  if (named) return named;
+  const branch = LOCAL_BRANCH.exec(subject);
+  if (branch) return `branch ${branch[1]!}`;
+  const s = subject.trim();
+  return s ? (s.length > MAX_SOURCE ? `${s.slice(0, MAX_SOURCE)}…` : s) : 'a merge';
 }
 
 /**
@@ -53,48 +69,76 @@ export interface Followed {
 
 export const NOTHING_FOLLOWED: Followed = { commits: new Map(), lines: [] };
 
+/** E-mail user parts too common to name one person. */
+const GENERIC_USER = /^(?:info|admin|root|mail|email|contact|hello|dev|git|github|noreply|no-reply|user|me|support|team)$/;
+const MIN_USER = 4;
+
+/**
+ * Who made a commit, under every form a person's identity takes in one history: besides the e-mail and the name, the
+ * e-mail's user part (a GitHub no-reply address's login), and a name that is itself an address. A repository converted
+ * from Subversion calls Erin Catto "erincatto@gmail.com <erincatto@gmail.com@cafe418c-…>" where his later commits say
+ * "Erin Catto <erincatto@gmail.com>": his own repository pulled in from GitHub is not a line that holds none of his work.
+ */
+export function personKeys(c: Pick<CommitInfo, 'email' | 'author'>): string[] {
+  const out = authorKeys(c);
+  for (const addr of [c.email ?? '', (c.author ?? '').includes('@') ? c.author! : '']) {
+    const at = addr.indexOf('@');
+    if (at < 0) continue;
+    const user = normName(addr.slice(0, at).replace(/^\d+\+/, ''));
+    if (user.length >= MIN_USER && !GENERIC_USER.test(user)) out.push(`n:${user}`, `u:${user}`);
+  }
+  return out;
+}
+
 /** The followed lines of a history's mainline (the first-parent chain from its pinned commit), newest merge first. */
 export function followedLines(h: Pick<History, 'commit' | 'commits'>): Followed {
   if (!h.commits.some((c) => c.from !== undefined)) return NOTHING_FOLLOWED;
   const byId = new Map(h.commits.map((c) => [c.id, c]));
   const mainline: CommitInfo[] = [];
   for (let c = byId.get(h.commit); c; c = c.parents[0] ? byId.get(c.parents[0]) : undefined) mainline.push(c);
+  const onMainline = new Set(mainline.map((c) => c.id));
   // Each author's oldest commit of their own on the mainline (merges are others' work brought in).
   const oldest = new Map<string, number>();
   mainline.forEach((c, j) => {
-    if (c.parents.length < 2) for (const k of authorKeys(c)) oldest.set(k, j);
+    if (c.parents.length < 2) for (const k of personKeys(c)) oldest.set(k, j);
   });
   const peopleBefore = new Map<number, Set<string>>();
-  const by = (c: CommitInfo, keys: Set<string>): boolean => authorKeys(c).some((k) => keys.has(k));
+  const by = (c: CommitInfo, keys: Set<string>): boolean => personKeys(c).some((k) => keys.has(k));
   let budget = WALK_BUDGET * h.commits.length;
   const out: Followed = { commits: new Map(), lines: [] };
   for (let i = 0; i < mainline.length && budget > 0; i++) {
     const m = mainline[i]!;
     if (m.parents.length < 2 || m.from === undefined) continue;
-    const merger = new Set(authorKeys(m));
+    const merger = new Set(personKeys(m));
     // The merger's own line: their oldest commit on the mainline, before this merge, and the people before it.
     const departure = Math.max(-1, ...[...merger].map((k) => oldest.get(k) ?? -1));
     if (departure <= i) continue;
     if (!peopleBefore.has(departure)) peopleBefore.set(departure, new Set(mainline.slice(departure + 1).flatMap(authorKeys)));
     const before = peopleBefore.get(departure)!;
     const since = mainline[departure]!.time;
-    // The merged line: none of the merger's commits, and the people before them going on on it after they began.
+    // The merged line: the commits its parent reaches, whether it meets the mainline, whether it holds the merger's
+    // own work (a pull request starts from it), and whether the people before the merger went on on it after they began.
     const line: string[] = [];
     const seen = new Set<string>();
     const stack = m.parents.slice(1);
     const wentOn = new Set<string>();
-    let ownCommit = false;
-    while (stack.length && !ownCommit && budget-- > 0) {
+    let related = false;
+    let ownWork = false;
+    while (stack.length && budget-- > 0) {
       const c = byId.get(stack.pop()!);
       if (!c || seen.has(c.id)) continue;
       seen.add(c.id);
-      line.push(c.id);
-      ownCommit = by(c, merger);
-      if (c.time > since) for (const k of authorKeys(c)) if (before.has(k)) wentOn.add(k);
+      related ||= onMainline.has(c.id);
+      if (by(c, merger)) ownWork = true;
+      else line.push(c.id);
+      if (c.time > since) for (const k of personKeys(c)) if (before.has(k)) wentOn.add(k);
+      if (related && ownWork) break;
       stack.push(...c.parents);
     }
-    // A walk the budget cut short is not read: what it did not reach may hold the merger's commits.
-    if (ownCommit || !wentOn.size || stack.length) continue;
+    // A line that meets the mainline nowhere is another repository's whole history merged in (`git merge
+    // --allow-unrelated-histories`), whatever the merger put on top of it. One that meets it is followed when it holds
+    // none of the merger's work and the people before the merger went on on it. A walk the budget cut short is not read.
+    if (stack.length || (related && (ownWork || !wentOn.size))) continue;
     let merged = 0;
     let elsewhere = false;
     for (let j = 0; j <= departure && !elsewhere; j++) {
@@ -104,6 +148,7 @@ export function followedLines(h: Pick<History, 'commit' | 'commits'>): Followed 
     // The side's owner merges a line that goes on elsewhere: the merger made at least OWNER_SHARE of the mainline
     // since (a contributor's merge fast-forwarded onto it is not the side's), and its people none of it.
     if (elsewhere || merged < OWNER_SHARE * (departure + 1)) continue;
+    if (!line.length) continue;
     for (const id of line) if (!out.commits.has(id)) out.commits.set(id, m.from);
     out.lines.push({ merge: m.id, time: m.time, from: m.from });
   }
