@@ -91,7 +91,7 @@ export const UNSHARED_RULES: Rule[] = [
               : fromThirdParty
                 ? `the matched code is a library both embed: its files on both sides keep the copyright notice of "${c.thirdParty}", neither side's author`
                 : fromDeclared
-                  ? `both declare descent from "${c.commonUpstream}", which neither is: two projects made from a third`
+                  ? `both descend from "${c.commonUpstream}" by their own statements, and neither is it: two projects made from a third`
                   : exchanged
                     ? `matched material appeared first in the origin (${m.originFirstWeight} fingerprints) and first in the target (${m.targetFirstWeight}): exchanged or drawn from a common source, not one side derived from the other`
                     : commonSource

@@ -325,6 +325,31 @@ describe('a declaration naming a name the other side carried, without shared his
     expect(declared.commonUpstream).toBeNull();
   });
 
+  it("points at a third project when the declarer's own history went by the name and its founder is none of the other's people", () => {
+    // jdujava/slstatus-jd carries slstatus's history (Aaron Marcher's first) and says "My fork of `slstatus`"; a fresh
+    // upload of slstatus 1.1 carries the title slstatus, and its commits are Nick Luker's alone.
+    const carrier = {
+      names: { pinned: [], past: [name('title', 'slstatus', 'title:readme', 'e'.repeat(40))] },
+      docs: [{ path: 'README.md', text: 'My fork of `slstatus`.\n', blobId: 'c'.repeat(40) }],
+    };
+    const upload = side('slstatus', [], '# slstatus\n\nsuckless status.\n');
+    const topo = (uploader: string): Topology => ({
+      ...EMPTY_TOPOLOGY(),
+      sideAuthors: {
+        origin: { authors: [author(uploader, 12)], founder: { name: uploader, email: `${uploader}@x` } },
+        target: { authors: [author('aaron', 353), author('jdujava', 12)], founder: { name: 'aaron', email: 'aaron@x' } },
+      },
+    });
+    const out = lineageSignals(topo('nick'), { origin: upload, target: carrier }, { origin: 0, target: 0 });
+    expect(out.declaration).toBeNull();
+    expect(out.commonUpstream).toBe('slstatus');
+    expect(out.evidence.find((e) => e.kind === 'DECLARED_UPSTREAM')!.detail).toContain('the project whose history the target holds');
+    // The history's founder among the other side's people: the other side is that project, and the declaration names it.
+    const own = lineageSignals(topo('aaron'), { origin: upload, target: carrier }, { origin: 0, target: 0 });
+    expect(own.declaration).toEqual({ by: 'target', specific: true });
+    expect(own.commonUpstream).toBeNull();
+  });
+
   it('still points at the other side when that side says it is the project renamed', () => {
     const out = run('# node-build\n\nInstall Node.js versions. Formerly known as ruby-build.\n');
     expect(out.declaration).toEqual({ by: 'target', specific: false });

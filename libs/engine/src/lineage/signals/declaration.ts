@@ -128,6 +128,20 @@ function alsoDeclares(r: ReadingContext, s: Side, name: string): Declaration | n
   return d && declaresAnother(d) ? d : null;
 }
 
+/**
+ * Without history in common: the declarer's own history went by `name` (a past name, not one it carries now), and the
+ * founder of that history (its oldest commit's author) made none of the other side's commits.
+ */
+function holdsHistoryOf(r: ReadingContext, by: Side, name: string): boolean {
+  const past = r.view[by].all.has(name) && !r.view[by].current.has(name);
+  const founder = r.topo.sideAuthors?.[by]?.founder;
+  const them = r.topo.sideAuthors?.[other(by)]?.authors;
+  if (!past || !founder || !them) return false;
+  const fName = normName(founder.name);
+  const fEmail = founder.email.toLowerCase();
+  return !them.some((a) => (fName !== '' && normName(a.name) === fName) || (fEmail !== '' && a.email.toLowerCase() === fEmail));
+}
+
 export interface Declared extends Findings {
   specific: boolean;
   weight: number;
@@ -151,6 +165,10 @@ export function declaration(r: ReadingContext, by: Side, f: Found, earlier: Earl
   // A name the other side still carries counts too: a side that says it descends from a project of its own name ("a
   // portable version of the OpenBSD signify command", in signify) is a second project made from it.
   const also = !shared && !r.topo.rewritten && !repository ? alsoDeclares(r, other(by), found.name) : null;
+  // A name the declarer's own history went by names the project whose history it holds: "My fork of `slstatus`", in a
+  // build that carries slstatus's history, against a fresh copy of slstatus that carries the name. That project is the
+  // other side only when the other side's people include the founder of that history.
+  const held = !shared && !r.topo.rewritten && !repository && !also && holdsHistoryOf(r, by, found.name);
   // The side that kept more of the shared project's names (IDENTITY) and cites one of them speaks of itself
   // (postman-request, which kept only the README title "Request", still declares descent from request's package).
   const self = earlier.identityWeight[by] > earlier.identityWeight[other(by)] && r.view[by].current.has(found.name) && !specific;
@@ -160,7 +178,7 @@ export function declaration(r: ReadingContext, by: Side, f: Found, earlier: Earl
   const elsewhere =
     shared && !repository && found.owner !== undefined && !possessedBy(r, other(by), found.owner, earlier.continues(other(by)));
   const w =
-    bothSiblings || also || self || elsewhere
+    bothSiblings || also || held || self || elsewhere
       ? 0
       : specific
         ? WEIGHTS.DECLARED_SPECIFIC
@@ -180,20 +198,22 @@ export function declaration(r: ReadingContext, by: Side, f: Found, earlier: Earl
         ? `; the ${by} kept the shared project's names and carries this one itself: a project's own name declares nothing`
         : elsewhere
           ? `; it names ${found.owner}'s ${found.name}, and ${found.owner} is none of the ${other(by)}'s owners, names or people: both may descend from that project`
-          : bothSiblings
-            ? `; the ${other(by)} declares descent from the shared project too, so both descend from it`
-            : also
-              ? `; the ${other(by)}'s ${also.path} declares descent from it too, so both descend from it`
-              : `; the ${other(by)} does not continue that project (maintainers, package name or repository), so both may descend from it`);
+          : held
+            ? `; the ${by}'s own history went by that name, and its founder made none of the ${other(by)}'s commits: it names the project whose history the ${by} holds, which both descend from`
+            : bothSiblings
+              ? `; the ${other(by)} declares descent from the shared project too, so both descend from it`
+              : also
+                ? `; the ${other(by)}'s ${also.path} declares descent from it too, so both descend from it`
+                : `; the ${other(by)} does not continue that project (maintainers, package name or repository), so both may descend from it`);
   const itemWeight = w ? Math.max(WEIGHTS.DECLARED_ITEM_COUNTED, w) : WEIGHTS.DECLARED_ITEM_UNCOUNTED;
   return {
     specific,
     weight: w,
-    commonUpstream: also ? found.name : null,
+    commonUpstream: also || held ? found.name : null,
     // The last branch of the detail above (a weight of 0 otherwise comes only with shared history, a name that is
     // not the other side's own, and no repository), and not for a name the declarer carries too: "platformdirs, a more
     // active fork of appdirs", in appdirs' deprecation notice, speaks of the other side.
-    forkOfShared: !w && !bothSiblings && !also && !r.view[by].current.has(found.name),
+    forkOfShared: !w && !bothSiblings && !also && !held && !r.view[by].current.has(found.name),
     votes: [{ kind: 'DECLARATION', original: w ? other(by) : 'none', weight: w, detail: d }],
     evidence: [item('DECLARED_UPSTREAM', itemWeight, d, { ...at(r, by, found), ...(also ? at(r, other(by), also) : {}) })],
     chronology: [
