@@ -136,7 +136,7 @@ describe('decide', () => {
     expect(decide(comparison(layers, dated))).toMatchObject({ verdict: 'LIKELY_DERIVED', direction: 'ORIGIN_TO_TARGET' });
     const d = decide({ ...comparison(layers, dated), commonUpstream: 'ruby-build' });
     expect(d).toMatchObject({ verdict: 'SHARED_UPSTREAM', direction: 'NONE' });
-    expect(d.alternatives[0]!.reason).toContain('"ruby-build", which neither is');
+    expect(d.alternatives[0]!.reason).toContain('"ruby-build" by their own statements, and neither is it');
   });
 
   it('a declared fork keeps its direction unless the dated material decides the other way', () => {
