@@ -251,7 +251,10 @@ export interface Topology {
    * commit when the walk reached it, for copyright attribution (lineage/licence.ts). Absent otherwise, and before
    * engine 0.6.10.
    */
-  sideAuthors?: Record<Side, { authors: AuthorCount[]; founder: { name: string; email: string } | null }>;
+  sideAuthors?: Record<
+    Side,
+    { authors: AuthorCount[]; founder: { name: string; email: string } | null; latest?: { name: string; email: string } | null }
+  >;
   /**
    * With no commit id in common: the line both histories hold under other ids, commit after commit (the same root
    * tree, or the same author time and subject with the same author e-mail or name; lineage/common-line.ts). The

@@ -35,9 +35,11 @@ describe('OwnWalkBuilder', () => {
     expect(fed().finish(6).authors.founder).toEqual({ name: 'Cy', email: 'cy@example.invalid' });
     // git log --max-count=5 of a longer history also lists 5: the walk may have stopped short of the first commit.
     expect(fed().finish(5).authors.founder).toBeNull();
+    // The newest commit's author is known however far the walk went.
+    expect(fed().finish(5).authors.latest).toEqual({ name: LOG[0]![3], email: LOG[0]![1] });
     expect(new OwnWalkBuilder().finish(5)).toEqual({
       keys: new Set(),
-      authors: { authors: [], founder: null },
+      authors: { authors: [], founder: null, latest: null },
       commits: { records: [], times: [] },
     });
   });
@@ -46,7 +48,11 @@ describe('OwnWalkBuilder', () => {
     const b = fed(LOG.slice(0, 2));
     b.drop();
     for (const [at, email, subject, name] of LOG.slice(2)) b.add(at, email, subject, name);
-    expect(b.finish(20_000)).toEqual({ keys: new Set(), authors: { authors: [], founder: null }, commits: { records: [], times: [] } });
+    expect(b.finish(20_000)).toEqual({
+      keys: new Set(),
+      authors: { authors: [], founder: null, latest: null },
+      commits: { records: [], times: [] },
+    });
   });
 
   it('keeps the commits it is given with their ids, parents and trees, for a common line under other ids', () => {

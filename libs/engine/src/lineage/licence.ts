@@ -15,6 +15,8 @@ export const LICENCE_FILE =
 export interface SideAuthors {
   authors: AuthorCount[];
   founder: { name: string; email: string } | null;
+  /** the author of the newest commit walked (absent in a topology persisted by an engine before 0.7.16) */
+  latest?: { name: string; email: string } | null;
 }
 
 export interface Attribution {

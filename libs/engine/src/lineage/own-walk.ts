@@ -19,7 +19,8 @@ const REWRITTEN_SHARE = 0.05;
 /**
  * One side's own commits as the rewritten-history test and copyright attribution read them: each commit's key (its
  * author time, e-mail and subject; the time, its prefix, is read back only for matches), the authors with their
- * commit counts, and the founder (the author of the walk's last commit) when the walk reached the history's start.
+ * commit counts, the founder (the author of the walk's last commit) when the walk reached the history's start, and
+ * the author of its newest commit.
  */
 export interface OwnWalk {
   keys: Set<string>;
@@ -43,6 +44,7 @@ export class OwnWalkBuilder {
   private times: number[] = [];
   private tally = new Map<string, number>();
   private last: string | null = null;
+  private first: string | null = null;
   private count = 0;
   private dropped = false;
 
@@ -68,6 +70,7 @@ export class OwnWalkBuilder {
     const who = `${name}\0${email}`;
     this.tally.set(who, (this.tally.get(who) ?? 0) + 1);
     this.last = who;
+    this.first ??= who;
     this.count++;
   }
 
@@ -79,6 +82,7 @@ export class OwnWalkBuilder {
     this.times = [];
     this.tally = new Map();
     this.last = null;
+    this.first = null;
   }
 
   /** The walk as read; the founder when it held fewer than `max` commits (as `git log --max-count=max` would). */
@@ -90,7 +94,11 @@ export class OwnWalkBuilder {
     const authors = sortAuthors([...this.tally].map(([k, commits]) => ({ ...person(k), commits })));
     return {
       keys: this.keys,
-      authors: { authors, founder: this.count < max && this.last !== null ? person(this.last) : null },
+      authors: {
+        authors,
+        founder: this.count < max && this.last !== null ? person(this.last) : null,
+        latest: this.first !== null ? person(this.first) : null,
+      },
       commits: { records: this.records, times: this.times },
     };
   }

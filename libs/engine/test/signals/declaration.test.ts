@@ -333,11 +333,15 @@ describe('a declaration naming a name the other side carried, without shared his
       docs: [{ path: 'README.md', text: 'My fork of `slstatus`.\n', blobId: 'c'.repeat(40) }],
     };
     const upload = side('slstatus', [], '# slstatus\n\nsuckless status.\n');
-    const topo = (uploader: string): Topology => ({
+    const topo = (uploader: string, latest = 'jdujava'): Topology => ({
       ...EMPTY_TOPOLOGY(),
       sideAuthors: {
         origin: { authors: [author(uploader, 12)], founder: { name: uploader, email: `${uploader}@x` } },
-        target: { authors: [author('aaron', 353), author('jdujava', 12)], founder: { name: 'aaron', email: 'aaron@x' } },
+        target: {
+          authors: [author('aaron', 353), author('jdujava', 12)],
+          founder: { name: 'aaron', email: 'aaron@x' },
+          latest: { name: latest, email: `${latest}@x` },
+        },
       },
     });
     const out = lineageSignals(topo('nick'), { origin: upload, target: carrier }, { origin: 0, target: 0 });
@@ -348,6 +352,11 @@ describe('a declaration naming a name the other side carried, without shared his
     const own = lineageSignals(topo('aaron'), { origin: upload, target: carrier }, { origin: 0, target: 0 });
     expect(own.declaration).toEqual({ by: 'target', specific: true });
     expect(own.commonUpstream).toBeNull();
+    // A history of the declarer's own: a fork that began as a copy of the other side under its name, and whose founder
+    // still makes its commits (lowdown, begun from hoedown's files, "a fork of hoedown").
+    const copy = lineageSignals(topo('nick', 'aaron'), { origin: upload, target: carrier }, { origin: 0, target: 0 });
+    expect(copy.declaration).toEqual({ by: 'target', specific: true });
+    expect(copy.commonUpstream).toBeNull();
   });
 
   it('still points at the other side when that side says it is the project renamed', () => {

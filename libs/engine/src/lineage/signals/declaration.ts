@@ -129,17 +129,20 @@ function alsoDeclares(r: ReadingContext, s: Side, name: string): Declaration | n
 }
 
 /**
- * Without history in common: the declarer's own history went by `name` (a past name, not one it carries now), and the
- * founder of that history (its oldest commit's author) made none of the other side's commits.
+ * Without history in common: the declarer's own history went by `name` (a past name, not one it carries now), that
+ * history is someone else's (its founder, the oldest commit's author, is not who made the side's newest commit: a
+ * fork that began as a copy of the other side under its name, as lowdown began from hoedown's files, holds its own),
+ * and the founder made none of the other side's commits.
  */
 function holdsHistoryOf(r: ReadingContext, by: Side, name: string): boolean {
   const past = r.view[by].all.has(name) && !r.view[by].current.has(name);
-  const founder = r.topo.sideAuthors?.[by]?.founder;
+  const mine = r.topo.sideAuthors?.[by];
   const them = r.topo.sideAuthors?.[other(by)]?.authors;
-  if (!past || !founder || !them) return false;
-  const fName = normName(founder.name);
-  const fEmail = founder.email.toLowerCase();
-  return !them.some((a) => (fName !== '' && normName(a.name) === fName) || (fEmail !== '' && a.email.toLowerCase() === fEmail));
+  if (!past || !mine?.founder || !mine.latest || !them) return false;
+  const same = (a: { name: string; email: string }, b: { name: string; email: string }): boolean =>
+    (normName(a.name) !== '' && normName(a.name) === normName(b.name)) ||
+    (a.email !== '' && a.email.toLowerCase() === b.email.toLowerCase());
+  return !same(mine.founder, mine.latest) && !them.some((a) => same(a, mine.founder!));
 }
 
 export interface Declared extends Findings {
