@@ -41,8 +41,9 @@ export interface Dating {
   targetFirstWeight: number;
   /**
    * fingerprints of matched material shown to come from elsewhere (both histories began with it, the earlier side
-   * made it under a former identity or had it only in a line it follows from another repository), when it outweighs what was counted: the counted remainder then decides no
-   * direction, and both weights above are 0 (`mostlyFromElsewhere`)
+   * made it under a former identity or had it only in a line it follows from another repository), when it outweighs
+   * what was counted: the counted remainder then decides no direction, and both weights above are 0
+   * (`mostlyFromElsewhere`)
    */
   fromElsewhere: number;
   /** per side, the commit most of the dated material first appeared in (see `Bulk`) */

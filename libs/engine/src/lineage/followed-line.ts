@@ -4,12 +4,14 @@
 // git://git.suckless.org/dwm". A build that began anew from dwm's files (bakkeby/dwm-flexipatch, 2019) finds dwm's
 // material in Luke's history years before it began, and dating alone would call Luke's repository its source.
 //
-// What tells the carrier from the project itself is in its own history: a merge whose message names another
-// repository, made by someone with commits of their own on the mainline, of a line that holds none of theirs, and on
-// which the people of the history before them went on. Every commit of that line is the other repository's: material
-// that first appeared there was that project's, and a copy of that project finds it in the carrier as well. A pull
-// request, or a pull from the side's own remote, holds the merger's own commits; a project handed to new maintainers
-// does not merge its founders' later work in from elsewhere.
+// What tells the carrier from the project itself is in its own history's shape, not in its messages: a merge by the
+// side's owner (commits of their own on the mainline before it, half of the mainline's since) of a line that either
+// holds none of the owner's work and carries later commits of the people of the history before the owner, who made
+// none of the mainline since, or meets the mainline nowhere (another repository's whole history merged in). Every
+// commit of that line but the owner's is the other repository's: material that first appeared there was that
+// project's, and a copy of that project finds it in the carrier as well. A pull request, or a pull from the side's own
+// remote, holds the owner's own work; a project handed to new maintainers does not merge its founders' later work in
+// from elsewhere.
 import type { CommitInfo, History } from '../types';
 import { authorKeys } from './former-identity';
 import { normName } from './maintainers';
@@ -55,14 +57,14 @@ export const WALK_BUDGET = 4;
 export const OWNER_SHARE = 0.5;
 
 export interface FollowedLine {
-  /** the merge commit, its time, and the repository its message names */
+  /** the merge commit, its time, and what its message says it merged (`mergeSource`) */
   merge: string;
   time: number;
   from: string;
 }
 
 export interface Followed {
-  /** every commit reachable from a followed line's merged parent (the other repository's history), with the repository */
+  /** every commit a followed line brought in but the owner's (the other repository's history), with its `from` */
   commits: Map<string, string>;
   lines: FollowedLine[];
 }
