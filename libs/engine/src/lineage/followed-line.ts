@@ -99,23 +99,30 @@ export function followedLines(h: Pick<History, 'commit' | 'commits'>): Followed 
   const mainline: CommitInfo[] = [];
   for (let c = byId.get(h.commit); c; c = c.parents[0] ? byId.get(c.parents[0]) : undefined) mainline.push(c);
   const onMainline = new Set(mainline.map((c) => c.id));
+  // A commit's person keys, computed once: the walks and the mainline scans below ask for them again and again.
+  const keyCache = new Map<string, string[]>();
+  const keysOf = (c: CommitInfo): string[] => {
+    let k = keyCache.get(c.id);
+    if (!k) keyCache.set(c.id, (k = personKeys(c)));
+    return k;
+  };
   // Each author's oldest commit of their own on the mainline (merges are others' work brought in).
   const oldest = new Map<string, number>();
   mainline.forEach((c, j) => {
-    if (c.parents.length < 2) for (const k of personKeys(c)) oldest.set(k, j);
+    if (c.parents.length < 2) for (const k of keysOf(c)) oldest.set(k, j);
   });
   const peopleBefore = new Map<number, Set<string>>();
-  const by = (c: CommitInfo, keys: Set<string>): boolean => personKeys(c).some((k) => keys.has(k));
+  const by = (c: CommitInfo, keys: Set<string>): boolean => keysOf(c).some((k) => keys.has(k));
   let budget = WALK_BUDGET * h.commits.length;
   const out: Followed = { commits: new Map(), lines: [] };
   for (let i = 0; i < mainline.length && budget > 0; i++) {
     const m = mainline[i]!;
     if (m.parents.length < 2 || m.from === undefined) continue;
-    const merger = new Set(personKeys(m));
+    const merger = new Set(keysOf(m));
     // The merger's own line: their oldest commit on the mainline, before this merge, and the people before it.
     const departure = Math.max(-1, ...[...merger].map((k) => oldest.get(k) ?? -1));
     if (departure <= i) continue;
-    if (!peopleBefore.has(departure)) peopleBefore.set(departure, new Set(mainline.slice(departure + 1).flatMap(authorKeys)));
+    if (!peopleBefore.has(departure)) peopleBefore.set(departure, new Set(mainline.slice(departure + 1).flatMap(keysOf)));
     const before = peopleBefore.get(departure)!;
     const since = mainline[departure]!.time;
     // The merged line: the commits its parent reaches, whether it meets the mainline, whether it holds the merger's
@@ -133,7 +140,7 @@ export function followedLines(h: Pick<History, 'commit' | 'commits'>): Followed 
       related ||= onMainline.has(c.id);
       if (by(c, merger)) ownWork = true;
       else line.push(c.id);
-      if (c.time > since) for (const k of personKeys(c)) if (before.has(k)) wentOn.add(k);
+      if (c.time > since) for (const k of keysOf(c)) if (before.has(k)) wentOn.add(k);
       if (related && ownWork) break;
       stack.push(...c.parents);
     }
