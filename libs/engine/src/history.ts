@@ -129,7 +129,7 @@ export async function history(
         if (authoredAt < oldestAuthored) oldestAuthored = authoredAt;
         if (authoredAt > newestAuthored) newestAuthored = authoredAt;
         const ps = parents.filter(Boolean);
-        cur = { id, time: Number(time), parents: ps, email: email.toLowerCase(), author: line.slice(cut + 1) };
+        cur = { id, time: Number(time), parents: ps, email: email.toLowerCase(), author: line.slice(cut + 1), at: authoredAt };
         if (ps.length > 1) cur.from = mergeSource(line.slice(nul + email.length + 2, cut));
         commits.push(cur);
         if (commits.length % 1000 === 0)

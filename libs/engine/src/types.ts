@@ -147,6 +147,8 @@ export interface CommitInfo {
   author?: string;
   /** a merge's: what its message says it merged, the repository it names or else the branch (lineage/followed-line.ts) */
   from?: string;
+  /** the author time (`time` is the committer's; absent in a history stage persisted by an engine before 0.7.17) */
+  at?: number;
 }
 
 export interface PathVersion {

@@ -1,4 +1,12 @@
-import { candidates, declarationSentences, findDeclaration, findDenial, negated, unversioned } from '../src/lineage/declarations';
+import {
+  candidates,
+  declarationSentences,
+  findDeclaration,
+  findDenial,
+  linkedSite,
+  negated,
+  unversioned,
+} from '../src/lineage/declarations';
 import { namesIn, readmeTitle, sameName, selfUrl, spellings } from '../src/lineage/names';
 
 const C = 'c'.repeat(40);
@@ -316,5 +324,28 @@ describe('a fork of this project', () => {
     const decl = (text: string) => findDeclaration([{ path: 'README.md', text }], new Set(['example/next']), new Set())?.name ?? null;
     expect(decl('There is an actively maintained fork of this project at example/next.')).toBeNull();
     expect(decl('This is an actively maintained fork of example/next.')).toBe('example/next');
+  });
+});
+
+describe('linkedSite', () => {
+  const site = (text: string, name: string) => {
+    const cs = candidates(text);
+    return linkedSite(cs, cs.indexOf(name));
+  };
+  it('reads the site a name links to when the site is named after it', () => {
+    expect(site('[st](https://st.suckless.org/) with patches', 'st')).toBe('st.suckless.org');
+    expect(site('[Redis](https://redis.io)', 'redis')).toBe('redis.io');
+    expect(site('[foo-bar](https://www.foo-bar.dev/docs)', 'foo-bar')).toBe('foo-bar.dev');
+  });
+  it('reads none for a registry, a directory, a code host or a version', () => {
+    expect(site('[st](https://pypi.org/project/st/)', 'st')).toBeUndefined();
+    expect(site('[slstatus](https://tools.suckless.org/slstatus/)', 'slstatus')).toBeUndefined();
+    expect(site('[yaml](https://github.com/go-yaml/yaml)', 'yaml')).toBeUndefined();
+    expect(site('st 0.9.2 patched', 'st')).toBeUndefined();
+    expect(site('st', 'st')).toBeUndefined();
+  });
+  it('is found with the declaration', () => {
+    const d = findDeclaration([{ path: 'README.md', text: 'My fork of [st](https://st.suckless.org/)\n' }], new Set(['st']), new Set());
+    expect(d).toMatchObject({ name: 'st', site: 'st.suckless.org' });
   });
 });

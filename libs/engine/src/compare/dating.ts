@@ -11,6 +11,7 @@ import { DatingCache, MaterialDater } from './history-layer';
 import { formerIdentities, madeUnderFormerIdentity, type FormerIdentity } from '../lineage/former-identity';
 import { directoryNames, pathNamesProject } from '../lineage/directory-names';
 import { followedLines, NOTHING_FOLLOWED, type Followed } from '../lineage/followed-line';
+import { rebasedAsFollowed } from '../lineage/rebased-line';
 import type { SideData } from './side';
 
 /** A history of at most this many commits is a snapshot (a published package, an upload), not a project going on. */
@@ -28,7 +29,7 @@ export interface Dating {
       borrowed?: boolean;
       /** the earlier side had it only under a former identity (former-identity.ts): the former project's, not counted */
       former?: { side: Side; identity: FormerIdentity };
-      /** the earlier side had it only in a line it merges in from another repository (followed-line.ts): not counted */
+      /** the earlier side had it only in a line it carries from another repository (followed-line.ts, rebased-line.ts): not counted */
       followed?: { side: Side; from: string };
       /** the side whose later date is its history's import time, an upper bound only: not counted */
       imported?: Side;
@@ -155,10 +156,15 @@ export async function dateFragments(
   const formers = sharedIds ? null : { o: formerIdentities(origin.history), t: formerIdentities(target.history) };
   const commitOf = (h: History): Map<string, History['commits'][number]> => new Map(h.commits.map((c) => [c.id, c]));
   const [oCommits, tCommits] = formers?.o.length || formers?.t.length ? [commitOf(origin.history), commitOf(target.history)] : [null, null];
-  // Without commit ids in common, the lines each side merges in from another repository (followed-line.ts).
+  // Without commit ids in common, the lines each side carries from another repository: merged in (followed-line.ts) or
+  // rebased onto (rebased-line.ts).
+  const carried = (h: History): Followed => {
+    const [merged, rebased] = [followedLines(h), rebasedAsFollowed(h)];
+    return rebased.commits.size ? { ...merged, commits: new Map([...rebased.commits, ...merged.commits]) } : merged;
+  };
   const followed: Record<'o' | 't', Followed> = sharedIds
     ? { o: NOTHING_FOLLOWED, t: NOTHING_FOLLOWED }
-    : { o: followedLines(origin.history), t: followedLines(target.history) };
+    : { o: carried(origin.history), t: carried(target.history) };
   const oWeights = new Map<string, number>();
   const tWeights = new Map<string, number>();
   const add = (m: Map<string, number>, commit: string, w: number): void => void m.set(commit, (m.get(commit) ?? 0) + w);
@@ -185,8 +191,9 @@ export async function dateFragments(
           ? madeUnderFormerIdentity(formers!.t, tCommits.get(tv!.version.commit), tv!.version.time)
           : null;
     const former = formerIdentity && !borrowed ? { side: (first === 'o' ? 'origin' : 'target') as Side, identity: formerIdentity } : null;
-    // Material the earlier side had first only in a line it merges in from another repository was that project's: a
-    // copy of that project finds it there too (LukeSmithxyz/dwm holds dwm's history and merges git.suckless.org/dwm).
+    // Material the earlier side had first only in a line it carries from another repository was that project's: a copy
+    // of that project finds it there too (LukeSmithxyz/dwm holds dwm's history and merges git.suckless.org/dwm; cdown/dwm
+    // rebases its own commits onto it).
     const followedFrom =
       first === 'o' ? followed.o.commits.get(ov!.version.commit) : first === 't' ? followed.t.commits.get(tv!.version.commit) : undefined;
     const follows =

@@ -11,6 +11,19 @@ export function linkedOwner(words: readonly string[], at: number): string | unde
 }
 
 /**
+ * The site a cited name links to, when the site is named after it ("a fork of [st](https://st.suckless.org/)":
+ * `st.suckless.org`): a web address right after the name whose host has the name as a label below its top level. A
+ * code host's address is `linkedOwner`'s; a registry's or a directory's path names a package, not where a project lives.
+ */
+export function linkedSite(words: readonly string[], at: number): string | undefined {
+  const m = /^((?:[a-z0-9-]+\.)+[a-z]{2,})(?:\/|$)/.exec(words[at + 1] ?? '');
+  if (!m) return undefined;
+  const bare = (x: string): string => x.replace(/[^a-z0-9]/g, '');
+  const labels = m[1]!.split('.');
+  return labels.slice(0, -1).some((l) => bare(l) === bare(words[at]!)) ? m[1]! : undefined;
+}
+
+/**
  * The possessor standing between a trigger and the name it found ("a fork of ioerror's version of sslscan", "forked
  * from Sam Stephenson's ruby-build"): the word before a possessive `'s` (candidates() drops the apostrophe).
  */

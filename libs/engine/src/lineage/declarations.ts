@@ -1,10 +1,10 @@
 // Declarations of descent in ordinary prose ("This is a fork of the excellent
 // `request` module", "a continuation of harthur/brain", "formerly known as X"):
 // a trigger phrase, then a name within the next few words of the same sentence.
-import { borrowsAnIdea, LOOSELY, linkedOwner, negated, possessor } from './declaration-context';
+import { borrowsAnIdea, LOOSELY, linkedOwner, linkedSite, negated, possessor } from './declaration-context';
 import { EMPHASIS_UNDERSCORES, hostedRepo, lineOf } from './names';
 
-export { linkedOwner, negated, possessor } from './declaration-context';
+export { linkedOwner, linkedSite, negated, possessor } from './declaration-context';
 import { CODE_TRIGGER, MAX_WORDS_AFTER, MAX_WORDS_AFTER_IN_CODE, MAX_WORDS_SUCCESSOR, SUCCESSOR, TRIGGER } from './declaration-phrases';
 
 const TOKEN = /[@A-Za-z0-9][A-Za-z0-9@/._:+-]*[A-Za-z0-9]|[A-Za-z0-9]/g;
@@ -21,6 +21,8 @@ export interface Declaration {
    * `ioerror`) or the owner of the repository the name links to (`[yaml](https://github.com/go-yaml/yaml)`: `go-yaml`)
    */
   owner?: string;
+  /** the site the name links to, when the site is named after it (`[st](https://st.suckless.org/)`: `st.suckless.org`) */
+  site?: string;
 }
 
 const THIS_PROJECT = /^\s*(?:this|our)\s+(?:project|repository|repo|library|package|module|crate|gem|code)\b/i;
@@ -163,12 +165,14 @@ function find(
         if (c) {
           if (stopAtOwn && borrowsAnIdea(cs, i)) break;
           const owner = c.includes('/') ? undefined : (possessor(cs, i) ?? linkedOwner(cs, i));
+          const site = c.includes('/') ? undefined : linkedSite(cs, i);
           return {
             name: c,
             path: d.path,
             line: lineOf(text, m.index),
             sentence: normaliseSentence(m[0] + ' ' + win),
             ...(owner ? { owner } : {}),
+            ...(site ? { site } : {}),
           };
         }
         if (stopAtOwn && own.has(word)) break;

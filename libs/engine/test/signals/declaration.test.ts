@@ -359,6 +359,29 @@ describe('a declaration naming a name the other side carried, without shared his
     expect(copy.commonUpstream).toBeNull();
   });
 
+  it('points at a third project when the name links to a site named after it that the other side never gives', () => {
+    // purarue/st, "My fork of [st](https://st.suckless.org/)", against afranson/st-0.9.2-patched, another build of st
+    // that carries the name and names no site: both carry the name of the project at st.suckless.org.
+    const carrier = side('st', [], '## st - simple terminal\n\nMy fork of [st](https://st.suckless.org/)\n');
+    const build = (readme: string, url?: string) => ({ ...side('st', [], readme), ...(url ? { url } : {}) });
+    const out = lineageSignals(EMPTY_TOPOLOGY(), { origin: carrier, target: build('# A patched st\n') }, { origin: 0, target: 0 });
+    expect(out.declaration).toBeNull();
+    expect(out.commonUpstream).toBe('st');
+    expect(out.evidence.find((e) => e.kind === 'DECLARED_UPSTREAM')!.detail).toContain('it names the project at st.suckless.org');
+    // The project itself names its site, or is hosted there: then the declaration names it.
+    const namesIt = build('# st\n\nst is a simple terminal, see https://st.suckless.org for patches.\n');
+    const hosted = build('# st\n', 'https://git.st.suckless.org/st');
+    for (const target of [namesIt, hosted]) {
+      const own = lineageSignals(EMPTY_TOPOLOGY(), { origin: carrier, target }, { origin: 0, target: 0 });
+      expect(own.declaration).toEqual({ by: 'origin', specific: true });
+      expect(own.commonUpstream).toBeNull();
+    }
+    // A link to a site not named after the project (a registry, a directory of many) says nothing of whose it is.
+    const registry = side('st', [], '## st\n\nMy fork of [st](https://pypi.org/project/st/)\n');
+    const plain = lineageSignals(EMPTY_TOPOLOGY(), { origin: registry, target: build('# A patched st\n') }, { origin: 0, target: 0 });
+    expect(plain.declaration).toEqual({ by: 'origin', specific: true });
+  });
+
   it('still points at the other side when that side says it is the project renamed', () => {
     const out = run('# node-build\n\nInstall Node.js versions. Formerly known as ruby-build.\n');
     expect(out.declaration).toEqual({ by: 'target', specific: false });

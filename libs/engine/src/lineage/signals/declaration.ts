@@ -10,6 +10,7 @@ import { normName } from '../maintainers';
 import { urlNames } from '../names';
 import { type Findings, item, other } from './context';
 import { type ReadingContext, at, ownNames } from './reading';
+import { holdsHistoryOf, namesAnotherSite } from './third-project';
 import { WEIGHTS } from './weights';
 
 /** A declaration one side makes of a name the other side carries or carried. */
@@ -128,23 +129,6 @@ function alsoDeclares(r: ReadingContext, s: Side, name: string): Declaration | n
   return d && declaresAnother(d) ? d : null;
 }
 
-/**
- * Without history in common: the declarer's own history went by `name` (a past name, not one it carries now), that
- * history is someone else's (its founder, the oldest commit's author, is not who made the side's newest commit: a
- * fork that began as a copy of the other side under its name, as lowdown began from hoedown's files, holds its own),
- * and the founder made none of the other side's commits.
- */
-function holdsHistoryOf(r: ReadingContext, by: Side, name: string): boolean {
-  const past = r.view[by].all.has(name) && !r.view[by].current.has(name);
-  const mine = r.topo.sideAuthors?.[by];
-  const them = r.topo.sideAuthors?.[other(by)]?.authors;
-  if (!past || !mine?.founder || !mine.latest || !them) return false;
-  const same = (a: { name: string; email: string }, b: { name: string; email: string }): boolean =>
-    (normName(a.name) !== '' && normName(a.name) === normName(b.name)) ||
-    (a.email !== '' && a.email.toLowerCase() === b.email.toLowerCase());
-  return !same(mine.founder, mine.latest) && !them.some((a) => same(a, mine.founder!));
-}
-
 export interface Declared extends Findings {
   specific: boolean;
   weight: number;
@@ -172,6 +156,8 @@ export function declaration(r: ReadingContext, by: Side, f: Found, earlier: Earl
   // build that carries slstatus's history, against a fresh copy of slstatus that carries the name. That project is the
   // other side only when the other side's people include the founder of that history.
   const held = !shared && !r.topo.rewritten && !repository && !also && holdsHistoryOf(r, by, found.name);
+  // A name linked to a site the other side never gives names the project at that site (third-project.ts).
+  const site = !shared && !r.topo.rewritten && !repository && !also && !held && namesAnotherSite(r, by, found.site);
   // The side that kept more of the shared project's names (IDENTITY) and cites one of them speaks of itself
   // (postman-request, which kept only the README title "Request", still declares descent from request's package).
   const self = earlier.identityWeight[by] > earlier.identityWeight[other(by)] && r.view[by].current.has(found.name) && !specific;
@@ -181,7 +167,7 @@ export function declaration(r: ReadingContext, by: Side, f: Found, earlier: Earl
   const elsewhere =
     shared && !repository && found.owner !== undefined && !possessedBy(r, other(by), found.owner, earlier.continues(other(by)));
   const w =
-    bothSiblings || also || held || self || elsewhere
+    bothSiblings || also || held || site || self || elsewhere
       ? 0
       : specific
         ? WEIGHTS.DECLARED_SPECIFIC
@@ -203,20 +189,22 @@ export function declaration(r: ReadingContext, by: Side, f: Found, earlier: Earl
           ? `; it names ${found.owner}'s ${found.name}, and ${found.owner} is none of the ${other(by)}'s owners, names or people: both may descend from that project`
           : held
             ? `; the ${by}'s own history went by that name, and its founder made none of the ${other(by)}'s commits: it names the project whose history the ${by} holds, which both descend from`
-            : bothSiblings
-              ? `; the ${other(by)} declares descent from the shared project too, so both descend from it`
-              : also
-                ? `; the ${other(by)}'s ${also.path} declares descent from it too, so both descend from it`
-                : `; the ${other(by)} does not continue that project (maintainers, package name or repository), so both may descend from it`);
+            : site
+              ? `; it names the project at ${found.site}, an address the ${other(by)} never gives as its own: both may descend from that project`
+              : bothSiblings
+                ? `; the ${other(by)} declares descent from the shared project too, so both descend from it`
+                : also
+                  ? `; the ${other(by)}'s ${also.path} declares descent from it too, so both descend from it`
+                  : `; the ${other(by)} does not continue that project (maintainers, package name or repository), so both may descend from it`);
   const itemWeight = w ? Math.max(WEIGHTS.DECLARED_ITEM_COUNTED, w) : WEIGHTS.DECLARED_ITEM_UNCOUNTED;
   return {
     specific,
     weight: w,
-    commonUpstream: also || held ? found.name : null,
+    commonUpstream: also || held || site ? found.name : null,
     // The last branch of the detail above (a weight of 0 otherwise comes only with shared history, a name that is
     // not the other side's own, and no repository), and not for a name the declarer carries too: "platformdirs, a more
     // active fork of appdirs", in appdirs' deprecation notice, speaks of the other side.
-    forkOfShared: !w && !bothSiblings && !also && !held && !r.view[by].current.has(found.name),
+    forkOfShared: !w && !bothSiblings && !also && !held && !site && !r.view[by].current.has(found.name),
     votes: [{ kind: 'DECLARATION', original: w ? other(by) : 'none', weight: w, detail: d }],
     evidence: [item('DECLARED_UPSTREAM', itemWeight, d, { ...at(r, by, found), ...(also ? at(r, other(by), also) : {}) })],
     chronology: [
