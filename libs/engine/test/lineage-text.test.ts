@@ -343,6 +343,9 @@ describe('linkedSite', () => {
     expect(site('[yaml](https://github.com/go-yaml/yaml)', 'yaml')).toBeUndefined();
     expect(site('st 0.9.2 patched', 'st')).toBeUndefined();
     expect(site('st', 'st')).toBeUndefined();
+    // A host that gives every project a subdomain of its name says no more than the name.
+    expect(site('[QuakeSpasm](http://quakespasm.sourceforge.net/)', 'quakespasm')).toBeUndefined();
+    expect(site('[foo](https://foo.readthedocs.io/en/latest/)', 'foo')).toBeUndefined();
   });
   it('is found with the declaration', () => {
     const d = findDeclaration([{ path: 'README.md', text: 'My fork of [st](https://st.suckless.org/)\n' }], new Set(['st']), new Set());

@@ -11,13 +11,21 @@ export function linkedOwner(words: readonly string[], at: number): string | unde
 }
 
 /**
+ * Hosts that give every project a subdomain of its name (quakespasm.sourceforge.net, foo.github.io, bar.readthedocs.io):
+ * such an address says no more than the project's name, as a code host's owner/repo does of its repository.
+ */
+const PROJECT_HOSTS =
+  /(?:^|\.)(?:sourceforge\.net|sourceforge\.io|sf\.net|github\.io|gitlab\.io|readthedocs\.io|readthedocs\.org|rtfd\.io|pages\.dev|netlify\.app|vercel\.app|herokuapp\.com|codeberg\.page|googlecode\.com|bitbucket\.io|sr\.ht)$/;
+
+/**
  * The site a cited name links to, when the site is named after it ("a fork of [st](https://st.suckless.org/)":
- * `st.suckless.org`): a web address right after the name whose host has the name as a label below its top level. A
- * code host's address is `linkedOwner`'s; a registry's or a directory's path names a package, not where a project lives.
+ * `st.suckless.org`): a web address right after the name whose host has the name as a label below its top level, on no
+ * host that gives every project a subdomain (PROJECT_HOSTS). A code host's address is `linkedOwner`'s; a registry's or
+ * a directory's path names a package, not where a project lives.
  */
 export function linkedSite(words: readonly string[], at: number): string | undefined {
   const m = /^((?:[a-z0-9-]+\.)+[a-z]{2,})(?:\/|$)/.exec(words[at + 1] ?? '');
-  if (!m) return undefined;
+  if (!m || PROJECT_HOSTS.test(m[1]!)) return undefined;
   const bare = (x: string): string => x.replace(/[^a-z0-9]/g, '');
   const labels = m[1]!.split('.');
   return labels.slice(0, -1).some((l) => bare(l) === bare(words[at]!)) ? m[1]! : undefined;

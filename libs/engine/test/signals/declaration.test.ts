@@ -376,6 +376,11 @@ describe('a declaration naming a name the other side carried, without shared his
       expect(own.declaration).toEqual({ by: 'origin', specific: true });
       expect(own.commonUpstream).toBeNull();
     }
+    // A side without a README or notice says nothing of the addresses it gives (QuakeSpasm's manual is Quakespasm.txt).
+    const silent = { names: { pinned: [name('title', 'st', 'title:readme')], past: [] }, docs: [] };
+    const unread = lineageSignals(EMPTY_TOPOLOGY(), { origin: carrier, target: silent }, { origin: 0, target: 0 });
+    expect(unread.declaration).toEqual({ by: 'origin', specific: true });
+    expect(unread.commonUpstream).toBeNull();
     // A link to a site not named after the project (a registry, a directory of many) says nothing of whose it is.
     const registry = side('st', [], '## st\n\nMy fork of [st](https://pypi.org/project/st/)\n');
     const plain = lineageSignals(EMPTY_TOPOLOGY(), { origin: registry, target: build('# A patched st\n') }, { origin: 0, target: 0 });

@@ -26,12 +26,14 @@ export function holdsHistoryOf(r: ReadingContext, by: Side, name: string): boole
 /**
  * Without history in common: the declared name links to a site named after it (`linkedSite`: "My fork of
  * [st](https://st.suckless.org/)") that the other side never gives: not its repository's host, not in its README or
- * notices. An address names its project: the other side carrying the name (another build of st) is a second project
+ * notices, which it has. An address names its project: the other side carrying the name (another build of st) is a second project
  * made from the one at that address, not that project. The project itself names its site, or is hosted there.
  */
 export function namesAnotherSite(r: ReadingContext, by: Side, site: string | undefined): boolean {
-  if (!site) return false;
   const s = r.sides[other(by)];
+  // A side with no README or notice of its own says nothing of the addresses it gives (QuakeSpasm's manual is
+  // Quakespasm.txt): only prose that is there can be said never to give one.
+  if (!site || !s.docs.length) return false;
   const host =
     (s.url ?? '')
       .toLowerCase()
