@@ -11,8 +11,9 @@ export function linkedOwner(words: readonly string[], at: number): string | unde
 }
 
 /**
- * Hosts that give every project a subdomain of its name (quakespasm.sourceforge.net, foo.github.io, bar.readthedocs.io):
- * such an address says no more than the project's name, as a code host's owner/repo does of its repository.
+ * Hosts that give every project a subdomain of its name (quakespasm.sourceforge.net, foo.github.io,
+ * bar.readthedocs.io): such an address says no more than the project's name, as a code host's owner/repo does of its
+ * repository.
  */
 const PROJECT_HOSTS =
   /(?:^|\.)(?:sourceforge\.net|sourceforge\.io|sf\.net|github\.io|gitlab\.io|readthedocs\.io|readthedocs\.org|rtfd\.io|pages\.dev|netlify\.app|vercel\.app|herokuapp\.com|codeberg\.page|googlecode\.com|bitbucket\.io|sr\.ht)$/;

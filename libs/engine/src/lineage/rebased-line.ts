@@ -47,10 +47,7 @@ export interface RebasedLine {
 
 const authored = (c: CommitInfo): number => c.at ?? c.time;
 
-/**
- * The rebased line of a history's mainline (the first-parent chain from its pinned commit), or null. The deepest run
- * that qualifies wins: a carrier that rebased twice holds the project's line beneath its oldest replay.
- */
+/** The rebased line of a history's mainline (the first-parent chain from its pinned commit), or null. */
 export function rebasedLine(h: Pick<History, 'commit' | 'commits'>): RebasedLine | null {
   if (!h.commits.some((c) => c.at !== undefined)) return null;
   const byId = new Map(h.commits.map((c) => [c.id, c]));
@@ -61,37 +58,38 @@ export function rebasedLine(h: Pick<History, 'commit' | 'commits'>): RebasedLine
   const keys = mainline.map((c) => authorKeys(c));
   const by = (j: number, who: ReadonlySet<string>): boolean => keys[j]!.some((k) => who.has(k));
   const own = (j: number): boolean => mainline[j]!.parents.length < 2;
-  // The people of each suffix of the mainline (their non-merge commits), built from the oldest up.
-  const beneath: Set<string>[] = new Array(mainline.length + 1);
-  beneath[mainline.length] = new Set();
-  for (let j = mainline.length - 1; j >= 0; j--) {
-    beneath[j] = beneath[j + 1]!;
-    if (own(j) && keys[j]!.some((k) => !beneath[j]!.has(k))) beneath[j] = new Set([...beneath[j]!, ...keys[j]!]);
-  }
-  for (let i = mainline.length - 2; i >= 0; i--) {
+  // One pass from the top down: each person's commits in the run above (top) and in the line beneath; the people in
+  // both (crossing) are the line's people who made some of the run.
+  const top = new Map<string, number>();
+  const beneath = new Map<string, number>();
+  const crossing = new Set<string>();
+  mainline.forEach((_, j) => {
+    if (own(j)) for (const k of keys[j]!) beneath.set(k, (beneath.get(k) ?? 0) + 1);
+  });
+  let total = 0;
+  let found: RebasedLine | null = null;
+  for (let i = 0; i < mainline.length - 1; i++) {
+    if (own(i)) {
+      total++;
+      for (const k of keys[i]!) {
+        top.set(k, (top.get(k) ?? 0) + 1);
+        const left = beneath.get(k)! - 1;
+        beneath.set(k, left);
+        if (left > 0) crossing.add(k);
+        else crossing.delete(k);
+      }
+    }
     const c = mainline[i]!;
     const parent = mainline[i + 1]!;
     if (!own(i) || authored(c) >= authored(parent)) continue;
     const owner = new Set(keys[i]);
     if (by(i + 1, owner)) continue;
     // The run: the owner made at least OWNER_SHARE of it, MIN_OWN_COMMITS or more, and the line's people none.
-    let mine = 0;
-    let total = 0;
-    let theirs = false;
-    let since = Infinity;
-    let latest = -Infinity;
-    const people = new Set([...beneath[i + 1]!].filter((k) => !owner.has(k)));
-    for (let j = 0; j <= i && !theirs; j++) {
-      if (!own(j)) continue;
-      total++;
-      if (by(j, owner)) {
-        mine++;
-        since = Math.min(since, authored(mainline[j]!));
-        latest = Math.max(latest, authored(mainline[j]!));
-      } else theirs = keys[j]!.some((k) => people.has(k));
-    }
-    if (theirs || mine < MIN_OWN_COMMITS || mine < OWNER_SHARE * total) continue;
-    if (latest < authored(parent) + MIN_DAYS_ON_TOP * DAY_S) continue;
+    const mine = Math.max(...keys[i]!.map((k) => top.get(k) ?? 0));
+    if (mine < MIN_OWN_COMMITS || mine < OWNER_SHARE * total || [...crossing].some((k) => !owner.has(k))) continue;
+    const times = mainline.slice(0, i + 1).flatMap((x, j) => (own(j) && by(j, owner) ? [authored(x)] : []));
+    if (Math.max(...times) < authored(parent) + MIN_DAYS_ON_TOP * DAY_S) continue;
+    const since = Math.min(...times);
     let over = 0;
     for (let j = i + 1; j < mainline.length && over < MIN_REPLAYED_OVER; j++)
       if (own(j) && !by(j, owner) && authored(mainline[j]!) > since) over++;
@@ -99,22 +97,21 @@ export function rebasedLine(h: Pick<History, 'commit' | 'commits'>): RebasedLine
     // The line beneath: everything its first commit reaches, the owner's commits apart; the owner made little of it.
     const line = new Set<string>();
     let ownerBeneath = 0;
-    let seen = 0;
     const stack = [parent.id];
     const visited = new Set<string>();
     while (stack.length) {
       const x = byId.get(stack.pop()!);
       if (!x || visited.has(x.id)) continue;
       visited.add(x.id);
-      seen++;
       if (authorKeys(x).some((k) => owner.has(k))) ownerBeneath++;
       else line.add(x.id);
       stack.push(...x.parents);
     }
-    if (ownerBeneath > MAX_OWNER_SHARE_BENEATH * seen) continue;
-    return { base: c.id, commits: line };
+    if (ownerBeneath > MAX_OWNER_SHARE_BENEATH * visited.size) continue;
+    // The deepest run that qualifies wins: a carrier that rebased twice holds the project's line beneath its oldest.
+    found = { base: c.id, commits: line };
   }
-  return null;
+  return found;
 }
 
 /** The rebased line as a followed one, for the dating: its commits, each from REBASED_FROM. */

@@ -26,8 +26,9 @@ export function holdsHistoryOf(r: ReadingContext, by: Side, name: string): boole
 /**
  * Without history in common: the declared name links to a site named after it (`linkedSite`: "My fork of
  * [st](https://st.suckless.org/)") that the other side never gives: not its repository's host, not in its README or
- * notices, which it has. An address names its project: the other side carrying the name (another build of st) is a second project
- * made from the one at that address, not that project. The project itself names its site, or is hosted there.
+ * notices, which it has. An address names its project: the other side carrying the name (another build of st) is a
+ * second project made from the one at that address, not that project. The project itself names its site, or is
+ * hosted there.
  */
 export function namesAnotherSite(r: ReadingContext, by: Side, site: string | undefined): boolean {
   const s = r.sides[other(by)];
