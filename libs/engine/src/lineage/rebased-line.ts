@@ -1,10 +1,11 @@
 // A rebased line (engine 0.7.17): a repository that carries a third project's history and keeps its own commits on
 // top by rebasing them onto that project's newer commits, never merging it. cdown/dwm is suckless dwm's repository
 // (Anselm R. Garbe's and Hiltjo Posthuma's commits since 2006) with Chris Down's 153 commits of 2017–2025 replayed on
-// dwm's commit of 2024-10-28 by its `sync` script (`git rebase … suckless/master`); purarue/st is st's history with
-// Sean Breckenridge's commits, authored on 2020-02-05, on st's commit of 2020-02-18. A build that began anew from the
+// dwm's commit of 2024-10-28 by its `sync` script (`git rebase … suckless/master`). A build that began anew from the
 // project's files finds its material in the carrier's history years before it began, and dating alone would call the
-// carrier its source (followed-line.ts reads the carrier that merges instead).
+// carrier its source (followed-line.ts reads the carrier that merges instead). A replay over one or two commits
+// (purarue/st: Sean Breckenridge's commits of 2020-02-05 on st's of 2020-02-18) looks like a rebased pull request and
+// is not read.
 //
 // What gives the carrier away is its own history's shape: on the mainline, a run of commits mostly by one person (the
 // side's owner) whose oldest sits on a commit authored after it, on a line that went on without the owner's work for
