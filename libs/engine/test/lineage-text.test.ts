@@ -4,6 +4,7 @@ import {
   findDeclaration,
   findDenial,
   linkedSite,
+  releaseSite,
   negated,
   unversioned,
 } from '../src/lineage/declarations';
@@ -316,6 +317,31 @@ describe('declarations quoted over several lines (0.6.11)', () => {
     // The same sentence in both sides' READMEs, quoted in one, is inherited.
     const inherited = new Set(declarationSentences(['> A fork of\n> acorn.']));
     expect(findDeclaration([{ path: 'README.md', text: 'A fork of acorn.' }], new Set(['acorn']), new Set(), inherited)).toBeNull();
+  });
+});
+
+describe('releaseSite', () => {
+  it("reads the site whose release archive of the name a document links, without the host's service labels", () => {
+    expect(releaseSite('Version forked: [0.9](https://dl.suckless.org/st/st-0.9.tar.gz)', 'st')).toBe('suckless.org');
+    expect(releaseSite('based on [dwm 6.5](https://dl.suckless.org/dwm/dwm-6.5.tar.gz) (2024-03-19)', 'dwm')).toBe('suckless.org');
+    expect(releaseSite('from https://www.lua.org/ftp/lua-5.4.6.tar.gz', 'lua')).toBe('lua.org');
+    expect(releaseSite('see <https://ftp.gnu.org/gnu/less/less-643.tar.gz>', 'less')).toBe('gnu.org');
+  });
+  it('reads none for an archive of another name, a page, a code host, a registry or a project subdomain host', () => {
+    expect(releaseSite('https://dl.suckless.org/st/st-0.9.tar.gz', 'dwm')).toBeUndefined();
+    expect(releaseSite('https://st.suckless.org/patches/scrollback/', 'st')).toBeUndefined();
+    expect(releaseSite('https://st.suckless.org/patches/st-scrollback-0.8.5.diff', 'st')).toBeUndefined();
+    expect(releaseSite('https://github.com/example/st/releases/download/v0.9/st-0.9.tar.gz', 'st')).toBeUndefined();
+    expect(releaseSite('https://registry.npmjs.org/st/-/st-0.9.tgz', 'st')).toBeUndefined();
+    expect(releaseSite('https://files.pythonhosted.org/packages/aa/bb/st-0.9.tar.gz', 'st')).toBeUndefined();
+    expect(releaseSite('https://downloads.sourceforge.net/project/st/st-0.9.tar.gz', 'st')).toBeUndefined();
+    // The archive must sit where the project lives: its name a label of the host or a folder of the path.
+    expect(releaseSite('https://mirror.example.org/pub/st-0.9.tar.gz', 'st')).toBeUndefined();
+  });
+  it('is found with the declaration, from anywhere in its document', () => {
+    const text = '# A fork of ST 0.9 with my configs\n\nVersion forked: [0.9](https://dl.suckless.org/st/st-0.9.tar.gz)\n';
+    const d = findDeclaration([{ path: 'README.md', text }], new Set(['st']), new Set());
+    expect(d).toMatchObject({ name: 'st', site: 'suckless.org' });
   });
 });
 

@@ -33,6 +33,47 @@ export function linkedSite(words: readonly string[], at: number): string | undef
 }
 
 /**
+ * Hosts where an archive belongs to a repository or a package, not to a project's own distribution: code hosts (their
+ * release downloads sit under owner/repo, `linkedOwner`'s business) and package registries.
+ */
+const REPOSITORY_OR_REGISTRY =
+  /(?:^|\.)(?:github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org|codeberg\.org|gitee\.com|npmjs\.org|npmjs\.com|pypi\.org|pythonhosted\.org|crates\.io|rubygems\.org|golang\.org|maven\.org|cpan\.org|metacpan\.org|packagist\.org|nuget\.org|hackage\.haskell\.org|hex\.pm|luarocks\.org)$/;
+/** What a release is published as. */
+const ARCHIVE = /\.(?:tar\.(?:gz|xz|bz2|zst|lz|z)|tgz|txz|tbz2?|zip|7z)$/;
+/** A release archive's file stem: the name, then a version (`st-0.9`, `lua-5.4.6`, `less_590`). */
+const RELEASE_STEM = /^(.+?)[-_]v?\d[a-z0-9.+-]*$/;
+/** Labels a distribution host puts before the site's own (dl.suckless.org, ftp.gnu.org, www.lua.org). */
+const SERVICE_LABEL = /^(?:dl|download|downloads|ftp|www|files|release|releases|mirror|mirrors|cdn|get|static|pub|dist)$/;
+const URL_IN_TEXT = /\bhttps?:\/\/([a-z0-9.-]+)((?:\/[^\s()[\]<>"'`]*)?)/g;
+
+/**
+ * The site whose release of `name` a document links (engine 0.7.18): an archive named after the name and a version
+ * (`https://dl.suckless.org/st/st-0.9.tar.gz`), on a host that is neither a code host nor a registry nor a host giving
+ * every project a subdomain, with the name as a label of the host or a folder of the path: the project's own
+ * distribution. The site is the host without its service labels (`suckless.org`). A copy made from a release says
+ * where the release came from.
+ */
+export function releaseSite(text: string, name: string): string | undefined {
+  const bare = (x: string): string => x.replace(/[^a-z0-9]/g, '');
+  const want = bare(name.toLowerCase());
+  if (!want) return undefined;
+  for (const m of text.toLowerCase().matchAll(URL_IN_TEXT)) {
+    const host = m[1]!.replace(/\.$/, '');
+    if (PROJECT_HOSTS.test(host) || REPOSITORY_OR_REGISTRY.test(host)) continue;
+    const parts = m[2]!.split(/[?#]/)[0]!.split('/').filter(Boolean);
+    const file = parts.pop() ?? '';
+    if (!ARCHIVE.test(file)) continue;
+    const stem = RELEASE_STEM.exec(file.replace(ARCHIVE, ''));
+    if (!stem || bare(stem[1]!) !== want) continue;
+    const labels = host.split('.');
+    if (!labels.slice(0, -1).some((l) => bare(l) === want) && !parts.some((p) => bare(p) === want)) continue;
+    while (labels.length > 2 && SERVICE_LABEL.test(labels[0]!)) labels.shift();
+    return labels.join('.');
+  }
+  return undefined;
+}
+
+/**
  * The possessor standing between a trigger and the name it found ("a fork of ioerror's version of sslscan", "forked
  * from Sam Stephenson's ruby-build"): the word before a possessive `'s` (candidates() drops the apostrophe).
  */

@@ -1,10 +1,10 @@
 // Declarations of descent in ordinary prose ("This is a fork of the excellent
 // `request` module", "a continuation of harthur/brain", "formerly known as X"):
 // a trigger phrase, then a name within the next few words of the same sentence.
-import { borrowsAnIdea, LOOSELY, linkedOwner, linkedSite, negated, possessor } from './declaration-context';
+import { borrowsAnIdea, LOOSELY, linkedOwner, linkedSite, negated, possessor, releaseSite } from './declaration-context';
 import { EMPHASIS_UNDERSCORES, hostedRepo, lineOf } from './names';
 
-export { linkedOwner, linkedSite, negated, possessor } from './declaration-context';
+export { linkedOwner, linkedSite, negated, possessor, releaseSite } from './declaration-context';
 import { CODE_TRIGGER, MAX_WORDS_AFTER, MAX_WORDS_AFTER_IN_CODE, MAX_WORDS_SUCCESSOR, SUCCESSOR, TRIGGER } from './declaration-phrases';
 
 const TOKEN = /[@A-Za-z0-9][A-Za-z0-9@/._:+-]*[A-Za-z0-9]|[A-Za-z0-9]/g;
@@ -21,7 +21,11 @@ export interface Declaration {
    * `ioerror`) or the owner of the repository the name links to (`[yaml](https://github.com/go-yaml/yaml)`: `go-yaml`)
    */
   owner?: string;
-  /** the site the name links to, when the site is named after it (`[st](https://st.suckless.org/)`: `st.suckless.org`) */
+  /**
+   * the site the name links to, when the site is named after it (`[st](https://st.suckless.org/)`: `st.suckless.org`),
+   * else the site whose release archive of the name the document links (`st-0.9.tar.gz` on dl.suckless.org:
+   * `suckless.org`, see `releaseSite`)
+   */
   site?: string;
 }
 
@@ -165,7 +169,7 @@ function find(
         if (c) {
           if (stopAtOwn && borrowsAnIdea(cs, i)) break;
           const owner = c.includes('/') ? undefined : (possessor(cs, i) ?? linkedOwner(cs, i));
-          const site = c.includes('/') ? undefined : linkedSite(cs, i);
+          const site = c.includes('/') ? undefined : (linkedSite(cs, i) ?? releaseSite(text, c));
           return {
             name: c,
             path: d.path,
