@@ -62,6 +62,26 @@ describe('thirdPartyCode', () => {
     expect(thirdPartyCode({ origin: all, target: side({ own: 'Bob Moe' }) })).toBeNull();
   });
 
+  it('finds the holder of the whole code of two uploads (snapshots of a few commits), but not of one upload and a project', () => {
+    const whole = (own: string): SideThirdPartyInput =>
+      side({
+        own,
+        code: [
+          { path: 'lib/yyjson.c', tokens: 3000 },
+          { path: 'src/main.c', tokens: 20 },
+        ],
+      });
+    expect(thirdPartyCode({ origin: whole('Jane Roe'), target: whole('Bob Moe') })).toBeNull();
+    const r = thirdPartyCode({ origin: whole('Jane Roe'), target: whole('Bob Moe') }, true);
+    expect(r).toMatchObject({ holder: 'YaoYuan', embedded: false });
+    expect(r!.codeShare.origin).toBeGreaterThan(0.99);
+    // Under the bound, the flag changes nothing: a library both embed.
+    expect(thirdPartyCode({ origin: side({ own: 'Jane Roe' }), target: side({ own: 'Bob Moe' }) }, true)).toMatchObject({ embedded: true });
+    // The holder being one side's own stays a reason for none.
+    const byAuthor = { ...whole('Jane Roe'), authors: { authors: [{ name: 'YaoYuan', email: 'ibireme@gmail.com', commits: 1 }], founder: null } };
+    expect(thirdPartyCode({ origin: byAuthor, target: whole('Bob Moe') }, true)).toBeNull();
+  });
+
   it('is none when the matched code lies mostly outside the holder s files', () => {
     const spread = side({
       own: 'Jane Roe',

@@ -15,7 +15,8 @@ import { rebasedAsFollowed } from '../lineage/rebased-line';
 import type { SideData } from './side';
 
 /** A history of at most this many commits is a snapshot (a published package, an upload), not a project going on. */
-const SNAPSHOT_COMMITS = 5;
+export const SNAPSHOT_COMMITS = 5;
+export const isSnapshot = (h: Pick<History, 'truncated' | 'commitsWalked'>): boolean => !h.truncated && h.commitsWalked <= SNAPSHOT_COMMITS;
 
 export interface Dating {
   /** times of first appearance, and the file it was found in when another than the fragment's (moved out of it) */
@@ -150,7 +151,7 @@ export async function dateFragments(
   const tNames = new Set([...tAll].filter((n) => !oAll.has(n)));
   const oFounding = foundingCommits(origin.history);
   const tFounding = foundingCommits(target.history);
-  const goesOn = [origin.history, target.history].some((h) => h.truncated || h.commitsWalked > SNAPSHOT_COMMITS);
+  const goesOn = [origin.history, target.history].some((h) => !isSnapshot(h));
   // Without commit ids in common, a side's own departure from the line it continues (former-identity.ts).
   const sharedIds = origin.history.commits.some((c) => tIds.has(c.id));
   const formers = sharedIds ? null : { o: formerIdentities(origin.history), t: formerIdentities(target.history) };

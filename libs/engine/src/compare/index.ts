@@ -10,7 +10,7 @@ import type { ChronologyFact, Comparison, EvidenceItem, Fingerprints, History, L
 import { LAYERS } from '../types';
 import { matchCode, runsFirst } from './code';
 import { codeItems, walkFacts } from './code-items';
-import { dateFragments, firstAppearanceFact } from './dating';
+import { dateFragments, firstAppearanceFact, isSnapshot } from './dating';
 import { compareDependencies } from './dependency';
 import { cmp, dec } from './format';
 import { DatingCache } from './history-layer';
@@ -175,6 +175,7 @@ export async function compare(
     ownNames: [...urlNames(s.repo.url), ...selfNames(s.history)],
     embedded: embedded ? { ...embedded[side], code: fp.files, licences: roots[side].licences, authors: authors![side] } : null,
     bulk: dated.bulk[side],
+    snapshot: isSnapshot(s.history),
   });
   const apart = apartSignals({ origin: apartSide(origin, o, 'origin'), target: apartSide(target, t, 'target') }, shared, authors);
   evidence.push(...apart.evidence);

@@ -44,6 +44,8 @@ export interface ThirdParty {
   /** the holder's files' share of each side's matched fingerprints and of its code bytes */
   matchedShare: Record<Side, number>;
   codeShare: Record<Side, number>;
+  /** the holder's files are under the code share bound on both sides (a library embedded), not only two uploads of it */
+  embedded: boolean;
 }
 
 /**
@@ -113,9 +115,12 @@ export const keysOf = (h: { names: string[]; emails: string[] }): string[] => [
  * must hold THIRD_PARTY_MATCHED_SHARE of the matched fingerprints and less than THIRD_PARTY_CODE_SHARE of the code
  * (LIBRARY_CODE_SHARE for a dedication or a pointer to a notice):
  * an original whose every file carries its company's notice (id Software's) is that side's own code, not a library
- * both embed. Null when no holder qualifies.
+ * both embed. When both sides are `uploads` (snapshots of a few commits: neither history shows the code being made),
+ * the code share is not bounded: two uploads of one holder's release hold it whole (two imports of the Lua 5.4.6
+ * tarball), and neither upload's date says that it, rather than the holder, is where the other took it from. Null
+ * when no holder qualifies.
  */
-export function thirdPartyCode(sides: Record<Side, SideThirdPartyInput>): ThirdParty | null {
+export function thirdPartyCode(sides: Record<Side, SideThirdPartyInput>, uploads = false): ThirdParty | null {
   type Found = { holder: string; path: string; line: number; blobId: string };
   const perSide = {} as Record<Side, { notices: Map<string, Found[]>; own: Set<string> }>;
   // The keys a notice gives together (a name and an e-mail address): one of them being a side's own makes all of them so.
@@ -165,9 +170,8 @@ export function thirdPartyCode(sides: Record<Side, SideThirdPartyInput>): ThirdP
       matchedShare[side] = allMatched ? inMatched / allMatched : 0;
       codeShare[side] = allCode ? inCode / allCode : 1;
     }
-    const ok = (['origin', 'target'] as const).every(
-      (side) => matchedShare[side] >= THIRD_PARTY_MATCHED_SHARE && codeShare[side] < maxCodeShare,
-    );
+    const embedded = (['origin', 'target'] as const).every((side) => codeShare[side] < maxCodeShare);
+    const ok = (embedded || uploads) && (['origin', 'target'] as const).every((side) => matchedShare[side] >= THIRD_PARTY_MATCHED_SHARE);
     if (!ok) continue;
     const least = Math.min(matchedShare.origin, matchedShare.target);
     if (best && (least < best.least || (least === best.least && key >= best.key))) continue;
@@ -182,6 +186,7 @@ export function thirdPartyCode(sides: Record<Side, SideThirdPartyInput>): ThirdP
         target: at(tFound[0]!),
         matchedShare,
         codeShare,
+        embedded,
       },
     };
   }

@@ -24,6 +24,7 @@ function side(own: string, heads: Record<string, string>, over: Partial<ApartSid
       authors: person(own),
     },
     bulk: null,
+    snapshot: false,
     ...over,
   };
 }
@@ -48,6 +49,16 @@ describe('apartSignals', () => {
     expect(out.attributedBy).toBe('target');
     expect(out.evidence.map((e) => [e.kind, e.target?.path])).toEqual([['COPYRIGHT_ATTRIBUTION', 'src/doom/am_map.c']]);
     expect(out.chronology.map((c) => [c.kind, c.side])).toEqual([['COPYRIGHT_ATTRIBUTION', 'target']]);
+  });
+
+  it("reads two snapshots that hold nothing but a third holder's code as two uploads of it, and a snapshot and a project as neither", () => {
+    const upload = (who: string, snapshot: boolean): ApartSide => ({ ...side(who, { 'linuxdoom-1.10/am_map.c': head(ID) }), snapshot });
+    const two = apartSignals({ origin: upload('Travis Uploader', true), target: upload('Pat Uploader', true) }, false, authors);
+    expect(two.thirdParty).toBe('Id Software, Inc');
+    expect(two.chronology.map((c) => c.kind)).toEqual(['THIRD_PARTY_CODE']);
+    expect(two.chronology[0]!.detail).toContain('two uploads of that work');
+    const one = apartSignals({ origin: upload('Travis Uploader', true), target: upload('Pat Uploader', false) }, false, authors);
+    expect(one.thirdParty).toBeNull();
   });
 
   it('gives no copier when the licence and the added notice name different sides', () => {

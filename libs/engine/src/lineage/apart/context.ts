@@ -12,6 +12,8 @@ export interface ApartSide {
   ownNames: readonly string[];
   /** the matched files' heads, matched material per file, code files and authors (thirdPartyCode's input) */
   embedded: SideThirdPartyInput | null;
+  /** the side's history is a snapshot (a few commits, not truncated: `isSnapshot` in compare/dating.ts) */
+  snapshot: boolean;
   /** the commit most of the side's dated matched material first appeared in */
   bulk: { commit: string; share: number; filesMade: number } | null;
 }

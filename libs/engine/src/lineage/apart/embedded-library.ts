@@ -9,7 +9,9 @@ const pct = (x: number): string => `${Math.round(x * 100)}%`;
 export function embeddedLibrary(sides: Record<Side, ApartSide>): Finding & { holder: string | null } {
   const o = sides.origin.embedded;
   const t = sides.target.embedded;
-  const third = o && t ? thirdPartyCode({ origin: o, target: t }) : null;
+  // Two snapshots that hold a third holder's work, whatever its share of them, are two uploads of that work.
+  const uploads = sides.origin.snapshot && sides.target.snapshot;
+  const third = o && t ? thirdPartyCode({ origin: o, target: t }, uploads) : null;
   if (!third) return { ...none(), holder: null };
   const detail =
     (third.notice === 'dedication'
@@ -22,6 +24,7 @@ export function embeddedLibrary(sides: Record<Side, ApartSide>): Finding & { hol
           `${third.target.path}:${third.target.line} keep that copyright notice, and its holder is neither side's author nor named in ` +
           `either side's licence; its files hold`) +
     ` ${pct(third.matchedShare.origin)} of the origin's matched material and ${pct(third.codeShare.origin)} ` +
-    `of its code, ${pct(third.matchedShare.target)} and ${pct(third.codeShare.target)} of the target's: a library both embed`;
+    `of its code, ${pct(third.matchedShare.target)} and ${pct(third.codeShare.target)} of the target's: ` +
+    (uploads && !third.embedded ? 'two uploads of that work, each a snapshot of a few commits' : 'a library both embed');
   return { evidence: [], chronology: [{ kind: 'THIRD_PARTY_CODE', side: 'both', time: null, commit: null, detail }], holder: third.holder };
 }
