@@ -78,7 +78,10 @@ describe('thirdPartyCode', () => {
     // Under the bound, the flag changes nothing: a library both embed.
     expect(thirdPartyCode({ origin: side({ own: 'Jane Roe' }), target: side({ own: 'Bob Moe' }) }, true)).toMatchObject({ embedded: true });
     // The holder being one side's own stays a reason for none.
-    const byAuthor = { ...whole('Jane Roe'), authors: { authors: [{ name: 'YaoYuan', email: 'ibireme@gmail.com', commits: 1 }], founder: null } };
+    const byAuthor = {
+      ...whole('Jane Roe'),
+      authors: { authors: [{ name: 'YaoYuan', email: 'ibireme@gmail.com', commits: 1 }], founder: null },
+    };
     expect(thirdPartyCode({ origin: byAuthor, target: whole('Bob Moe') }, true)).toBeNull();
   });
 
