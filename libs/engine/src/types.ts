@@ -412,6 +412,8 @@ export interface Comparison {
   declaredInCodeBy?: Side;
   /** with no history in common (no shared commit ids, none held under other ids): a project both sides declare descent from, which neither is (the manifest's DECLARED_UPSTREAM item that weighs nothing) */
   commonUpstream?: string;
+  /** with no history in common: the side whose README says it remade the other's project in code of its own ("a Python implementation of Mustache"), when only one does (a DECLARED_UPSTREAM item that weighs nothing) */
+  designClaimBy?: Side;
   layers: LayerScore[];
   evidence: EvidenceItem[];
   chronology: ChronologyFact[];

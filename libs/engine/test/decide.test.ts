@@ -377,6 +377,20 @@ describe('evidence standards: a declaration never convicts alone (0.7.0)', () =>
     expect(d.alternatives[0]!.reason).toMatch(/claims descent from the other, and neither history nor code corroborates it/);
   });
 
+  it('a claim of design descent with nothing in common is no verdict either way: not independent, never derived (0.7.18)', () => {
+    const d = decide({ ...comparison({}), designClaimBy: 'target' });
+    expect(d.verdict).toBe('INSUFFICIENT_EVIDENCE');
+    expect(d.direction).toBe('NONE');
+    expect(d.alternatives.find((a) => a.verdict === 'INDEPENDENT')?.score).toBe('0.0000');
+    expect(d.alternatives[0]!.reason).toMatch(/the target says it remade the other's project in code of its own/);
+    // Without the claim, the same comparison is independent.
+    expect(decide(comparison({})).verdict).toBe('INDEPENDENT');
+    // Code in common decides as it would without the claim, and a declaration keeps its own reading.
+    expect(decide({ ...comparison({}, declared), designClaimBy: 'target' }).alternatives[0]!.reason).toMatch(
+      /claims descent from the other/,
+    );
+  });
+
   it('rare shared code below the floor does not corroborate it either; at the floor it does', () => {
     const below = { CODE: String((DECLARATION_CODE_FLOOR / 2).toFixed(4)) };
     expect(decide(comparison(below, declared)).verdict).toBe('INSUFFICIENT_EVIDENCE');

@@ -3,6 +3,7 @@ import {
   declarationSentences,
   findDeclaration,
   findDenial,
+  findDesignClaim,
   linkedSite,
   releaseSite,
   negated,
@@ -317,6 +318,25 @@ describe('declarations quoted over several lines (0.6.11)', () => {
     // The same sentence in both sides' READMEs, quoted in one, is inherited.
     const inherited = new Set(declarationSentences(['> A fork of\n> acorn.']));
     expect(findDeclaration([{ path: 'README.md', text: 'A fork of acorn.' }], new Set(['acorn']), new Set(), inherited)).toBeNull();
+  });
+});
+
+describe('findDesignClaim', () => {
+  const claim = (text: string, names = ['mustache']) =>
+    findDesignClaim([{ path: 'README.md', text }], new Set(names), new Set(['pystache']))?.name ?? null;
+  it('reads a project that says it remade another in code of its own', () => {
+    expect(
+      claim('[Pystache](http://defunkt.github.com/pystache) is a Python implementation of [Mustache](http://mustache.github.com/).'),
+    ).toBe('mustache');
+    expect(claim('Planck.js is JavaScript/TypeScript rewrite of Box2D physics engine', ['box2d'])).toBe('box2d');
+    expect(claim('This project is a translation in JavaScript of the original cowsay program', ['cowsay'])).toBe('cowsay');
+    expect(claim('a reimplementation of mustache in Python')).toBe('mustache');
+  });
+  it('reads no influence, denial, idea or own name', () => {
+    expect(claim('Pystache is heavily inspired by mustache.')).toBeNull();
+    expect(claim('Pystache is not an implementation of mustache.')).toBeNull();
+    expect(claim('an implementation of the mustache spec')).toBeNull();
+    expect(claim('a Python implementation of pystache', ['pystache'])).toBeNull();
   });
 });
 

@@ -238,6 +238,7 @@ export async function compare(
     ...(!shared && lin.successorNamedBy ? { successorNamedBy: lin.successorNamedBy } : {}),
     ...(lin.declaredInCodeBy ? { declaredInCodeBy: lin.declaredInCodeBy } : {}),
     ...(lin.commonUpstream ? { commonUpstream: lin.commonUpstream } : {}),
+    ...(!shared && lin.designClaimBy ? { designClaimBy: lin.designClaimBy } : {}),
     layers,
     evidence,
     chronology,

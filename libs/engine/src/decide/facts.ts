@@ -51,6 +51,11 @@ export interface UnsharedFacts {
   declared: boolean;
   corroborated: boolean;
   claimOnly: boolean;
+  /**
+   * nothing in common to derive by, nothing declared, and one side says it remade the other's project in code of its
+   * own (`designClaimBy`): a claim of design descent the code cannot confirm; the pair is not called independent
+   */
+  claimed: boolean;
   derivedSide: number;
   derivable: boolean;
   exchanged: boolean;
@@ -149,6 +154,7 @@ export function unsharedFacts(c: Comparison): UnsharedFacts {
     declared,
     corroborated,
     claimOnly: declared && !corroborated,
+    claimed: !shared && !rewritten && !declared && !derivable && c.designClaimBy !== undefined,
     derivedSide,
     derivable,
     exchanged,

@@ -124,7 +124,7 @@ export const UNSHARED_RULES: Rule[] = [
     // Enough material and no relation-level support.
     verdict: 'INDEPENDENT',
     score: (f) =>
-      f.enoughMaterial && !f.shared && !f.rewritten && !f.declared
+      f.enoughMaterial && !f.shared && !f.rewritten && !f.declared && !f.claimed
         ? f.supports('CODE')
           ? f.corr === 0
             ? SCORE.INDEPENDENT_UNCORROBORATED
@@ -142,7 +142,7 @@ export const UNSHARED_RULES: Rule[] = [
     score: (f) =>
       !f.enoughMaterial && !f.shared && !f.rewritten
         ? SCORE.TOO_LITTLE_MATERIAL
-        : f.claimOnly
+        : f.claimOnly || f.claimed
           ? SCORE.CLAIM_ONLY
           : f.single && f.supports('CODE')
             ? SCORE.SINGLE_LAYER_CODE
@@ -154,7 +154,9 @@ export const UNSHARED_RULES: Rule[] = [
         ? `at most ${f.material} code tokens on one side (minimum ${MIN_CODE_TOKENS})`
         : f.claimOnly
           ? `the ${f.m.declaredBy} claims descent from the other, and neither history nor code corroborates it`
-          : f.single
+          : f.claimed
+            ? `the ${f.c.designClaimBy} says it remade the other's project in code of its own, and neither history nor code shows it: a claim of design descent, unverified`
+            : f.single
             ? `only the ${f.supporting[0]} layer supports a relation`
             : 'enough material was analysed',
   },

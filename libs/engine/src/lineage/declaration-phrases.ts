@@ -50,6 +50,19 @@ export const TRIGGER = phrases(DESCENT);
  */
 export const OWN_NAME_TRIGGER = phrases(DESCENT.filter((t) => !LATER.includes(t)));
 /**
+ * The triggers by which a project says it remade another's design in code of its own (engine 0.7.18): "a Python
+ * implementation of Mustache" (pystache), "a JavaScript/TypeScript rewrite of Box2D" (planck.js), "a translation in
+ * JavaScript of the original program" (cowsay). Such a claim never convicts: code in another language cannot confirm
+ * it, and the same words name a protocol's or a format's implementations. It only keeps the engine from calling the
+ * pair independent when nothing else is in common (decide/facts.ts, `claimed`).
+ */
+export const DESIGN_TRIGGER = phrases([
+  '(?:re-?)?implementation\\s+of',
+  're-?write\\s+of',
+  'translation\\s+(?:(?:in|into|to)\\s+[A-Za-z+#]+\\s+)?of',
+]);
+
+/**
  * The triggers read in code comments (SideLineageInput's codeComments): only those that say the code itself came from
  * somewhere. "Based on" is left out: comments use it for everything ("returns a UUID based on the MD5 hash of the
  * namespace UUID", satori/go.uuid's generator.go).

@@ -5,7 +5,7 @@ import { borrowsAnIdea, LOOSELY, linkedOwner, linkedSite, negated, possessor, re
 import { EMPHASIS_UNDERSCORES, hostedRepo, lineOf } from './names';
 
 export { linkedOwner, linkedSite, negated, possessor, releaseSite } from './declaration-context';
-import { CODE_TRIGGER, MAX_WORDS_AFTER, MAX_WORDS_AFTER_IN_CODE, MAX_WORDS_SUCCESSOR, SUCCESSOR, TRIGGER } from './declaration-phrases';
+import { CODE_TRIGGER, DESIGN_TRIGGER, MAX_WORDS_AFTER, MAX_WORDS_AFTER_IN_CODE, MAX_WORDS_SUCCESSOR, SUCCESSOR, TRIGGER } from './declaration-phrases';
 
 const TOKEN = /[@A-Za-z0-9][A-Za-z0-9@/._:+-]*[A-Za-z0-9]|[A-Za-z0-9]/g;
 
@@ -108,6 +108,16 @@ export function findDenial(
   own: ReadonlySet<string>,
 ): Declaration | null {
   return find(TRIGGER, MAX_WORDS_AFTER, docs, names, own, new Set(), true, true);
+}
+
+/** The first sentence in `docs` that says the project remade one of `names` in code of its own (see DESIGN_TRIGGER). */
+export function findDesignClaim(
+  docs: readonly { path: string; text: string }[],
+  names: ReadonlySet<string>,
+  own: ReadonlySet<string>,
+  inherited: ReadonlySet<string> = new Set(),
+): Declaration | null {
+  return find(DESIGN_TRIGGER, MAX_WORDS_AFTER, docs, names, own, inherited, true);
 }
 
 /** The first comment in `docs` that says its code came from one of `names` (see CODE_TRIGGER). */

@@ -5,7 +5,7 @@
 // both declare a name the other carried), and a project's own names (they never declare anything).
 import type { Side } from '../../types';
 import { OWN_NAME_TRIGGER } from '../declaration-phrases';
-import { type Declaration, declaresAnother, findDeclaration, findDenial } from '../declarations';
+import { type Declaration, declaresAnother, findDeclaration, findDenial, findDesignClaim } from '../declarations';
 import { normName } from '../maintainers';
 import { urlNames } from '../names';
 import { type Findings, item, other } from './context';
@@ -61,10 +61,20 @@ export function possessedBy(r: ReadingContext, s: Side, word: string, continues:
 
 /**
  * Each side's denial (an evidence item: a denial is no declaration) and declaration, target first. A README that both
- * denies and declares descent from one name has declared nothing about it.
+ * denies and declares descent from one name has declared nothing about it. Without history in common, a side that
+ * declares nothing but says it remade the other's project in code of its own ("a Python implementation of Mustache")
+ * makes a claim of design descent (`claimed`): an evidence item that weighs nothing.
  */
-export function declarationsFound(r: ReadingContext): Findings & { found: Partial<Record<Side, Found>> } {
-  const out: Findings & { found: Partial<Record<Side, Found>> } = { votes: [], evidence: [], chronology: [], found: {} };
+export function declarationsFound(
+  r: ReadingContext,
+): Findings & { found: Partial<Record<Side, Found>>; claimed: Partial<Record<Side, Declaration>> } {
+  const out: Findings & { found: Partial<Record<Side, Found>>; claimed: Partial<Record<Side, Declaration>> } = {
+    votes: [],
+    evidence: [],
+    chronology: [],
+    found: {},
+    claimed: {},
+  };
   for (const by of ['target', 'origin'] as const) {
     const them = r.view[other(by)];
     const own = ownNames(r, by);
@@ -80,6 +90,14 @@ export function declarationsFound(r: ReadingContext): Findings & { found: Partia
         specific: them.current.has(found.name) && !r.forkNames.has(found.name),
         repository: isRepository(r, other(by), found.name),
       };
+    const claim = !found && !r.shared && !r.topo.rewritten ? findDesignClaim(r.sides[by].docs, them.all, own, them.inherited) : null;
+    if (claim && claim.name !== denial?.name) {
+      out.claimed[by] = claim;
+      const d =
+        `the ${by}'s ${claim.path} says it remade "${claim.name}", a name the ${other(by)} carries or carried, in code of its own: ` +
+        'a claim of design descent, which never convicts; with nothing else in common the pair is not called independent';
+      out.evidence.push(item('DECLARED_UPSTREAM', 0, d, at(r, by, claim)));
+    }
   }
   return out;
 }

@@ -34,6 +34,8 @@ export interface LineageOutput {
   declaredInCodeBy: Side | null;
   /** with no history in common: a project one side declares descent from under a name the other carried, and the other does too */
   commonUpstream: string | null;
+  /** with no history in common: the side that says it remade the other's project in code of its own, when only one does */
+  designClaimBy: Side | null;
   certain: boolean;
 }
 
@@ -92,6 +94,7 @@ export function lineageSignals(topo: Topology, sides: Sides, postFork: { origin:
     if (s.named) named.push(by);
     record(s);
   }
+  const claimedBy = (['target', 'origin'] as const).filter((s) => found.claimed[s] !== undefined);
   const inCode: Side[] = [];
   for (const by of r.shared ? [] : (['target', 'origin'] as const)) {
     const c = declaredInCode(r, by);
@@ -129,5 +132,6 @@ export function lineageSignals(topo: Topology, sides: Sides, postFork: { origin:
     successorNamedBy: named.length === 1 ? named[0]! : null,
     declaredInCodeBy: inCode.length === 1 ? inCode[0]! : null,
     commonUpstream,
+    designClaimBy: claimedBy.length === 1 ? claimedBy[0]! : null,
   };
 }
