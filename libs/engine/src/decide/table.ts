@@ -157,8 +157,8 @@ export const UNSHARED_RULES: Rule[] = [
           : f.claimed
             ? `the ${f.c.designClaimBy} says it remade the other's project in code of its own, and neither history nor code shows it: a claim of design descent, unverified`
             : f.single
-            ? `only the ${f.supporting[0]} layer supports a relation`
-            : 'enough material was analysed',
+              ? `only the ${f.supporting[0]} layer supports a relation`
+              : 'enough material was analysed',
   },
 ];
 

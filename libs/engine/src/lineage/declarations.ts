@@ -5,7 +5,15 @@ import { borrowsAnIdea, LOOSELY, linkedOwner, linkedSite, negated, possessor, re
 import { EMPHASIS_UNDERSCORES, hostedRepo, lineOf } from './names';
 
 export { linkedOwner, linkedSite, negated, possessor, releaseSite } from './declaration-context';
-import { CODE_TRIGGER, DESIGN_TRIGGER, MAX_WORDS_AFTER, MAX_WORDS_AFTER_IN_CODE, MAX_WORDS_SUCCESSOR, SUCCESSOR, TRIGGER } from './declaration-phrases';
+import {
+  CODE_TRIGGER,
+  DESIGN_TRIGGER,
+  MAX_WORDS_AFTER,
+  MAX_WORDS_AFTER_IN_CODE,
+  MAX_WORDS_SUCCESSOR,
+  SUCCESSOR,
+  TRIGGER,
+} from './declaration-phrases';
 
 const TOKEN = /[@A-Za-z0-9][A-Za-z0-9@/._:+-]*[A-Za-z0-9]|[A-Za-z0-9]/g;
 
