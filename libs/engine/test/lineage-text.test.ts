@@ -336,6 +336,9 @@ describe('findDesignClaim', () => {
     expect(claim('Pystache is heavily inspired by mustache.')).toBeNull();
     expect(claim('Pystache is not an implementation of mustache.')).toBeNull();
     expect(claim('an implementation of the mustache spec')).toBeNull();
+    // The idea is read past the address the name links to.
+    expect(claim('a Go implementation of the [Mustache](http://www.rfc-editor.org/rfc/rfc6455.txt) protocol.')).toBeNull();
+    expect(claim('a Go implementation of [Mustache](https://mustache.github.io/) in one file')).toBe('mustache');
     expect(claim('a Python implementation of pystache', ['pystache'])).toBeNull();
   });
 });

@@ -118,7 +118,11 @@ function lastEnd(text: string, re: RegExp): number {
   return end;
 }
 
-export function borrowsAnIdea(words: readonly string[], at: number): boolean {
-  const next = words[at + 1] === 's' ? words[at + 2] : words[at + 1];
+export function borrowsAnIdea(words: readonly string[], at: number, pastLink = false): boolean {
+  let j = words[at + 1] === 's' ? at + 2 : at + 1;
+  // A claim of having remade a name reads past the address the name links to ("a Go implementation of the
+  // [WebSocket](http://www.rfc-editor.org/rfc/rfc6455.txt) protocol", Gorilla WebSocket): the noun after it is the idea.
+  if (pastLink && /[./]/.test(words[j] ?? '')) j++;
+  const next = words[j];
   return next !== undefined && IDEA.test(next);
 }

@@ -185,7 +185,7 @@ function find(
         const bare = unversioned(word);
         const c = [word, bare].find((x) => x !== null && names.has(x) && !own.has(x));
         if (c) {
-          if (stopAtOwn && borrowsAnIdea(cs, i)) break;
+          if (stopAtOwn && borrowsAnIdea(cs, i, trigger === DESIGN_TRIGGER)) break;
           const owner = c.includes('/') ? undefined : (possessor(cs, i) ?? linkedOwner(cs, i));
           const site = c.includes('/') ? undefined : (linkedSite(cs, i) ?? releaseSite(text, c));
           return {
