@@ -331,6 +331,10 @@ describe('findDesignClaim', () => {
     expect(claim('Planck.js is JavaScript/TypeScript rewrite of Box2D physics engine', ['box2d'])).toBe('box2d');
     expect(claim('This project is a translation in JavaScript of the original cowsay program', ['cowsay'])).toBe('cowsay');
     expect(claim('a reimplementation of mustache in Python')).toBe('mustache');
+    expect(claim('This is a Python version of [Ruby’s Mustache library](https://github.com/mustache/mustache).')).toBe('mustache');
+    expect(claim('The go-pystache module is the Golang adaptation of the NPM JavaScript mustache package.')).toBe('mustache');
+    // A version that is not a language's is no claim of having remade it.
+    expect(claim('a newer version of mustache')).toBeNull();
   });
   it('reads no influence, denial, idea or own name', () => {
     expect(claim('Pystache is heavily inspired by mustache.')).toBeNull();

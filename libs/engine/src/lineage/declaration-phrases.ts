@@ -52,7 +52,8 @@ export const OWN_NAME_TRIGGER = phrases(DESCENT.filter((t) => !LATER.includes(t)
 /**
  * The triggers by which a project says it remade another's design in code of its own (engine 0.7.18): "a Python
  * implementation of Mustache" (pystache), "a JavaScript/TypeScript rewrite of Box2D" (planck.js), "a translation in
- * JavaScript of the original program" (cowsay). Such a claim never convicts: code in another language cannot confirm
+ * JavaScript of the original program" (cowsay), "a Python version of Ruby's VCR library" (vcrpy), "the Golang adaptation
+ * of … the NPM JavaScript pluralize package" (go-pluralize). Such a claim never convicts: code in another language cannot confirm
  * it, and the same words name a protocol's or a format's implementations. It only keeps the engine from calling the
  * pair independent when nothing else is in common (decide/facts.ts, `claimed`).
  */
@@ -60,6 +61,9 @@ export const DESIGN_TRIGGER = phrases([
   '(?:re-?)?implementation\\s+of',
   're-?write\\s+of',
   'translation\\s+(?:(?:in|into|to)\\s+[A-Za-z+#]+\\s+)?of',
+  'adaptation\\s+of',
+  // A version in a language is the project remade in it; "an updated version of" is a declaration (DESCENT).
+  '(?:python|go|golang|rust|java|javascript|typescript|ruby|php|lua|perl|haskell|swift|kotlin|scala|elixir|erlang|ocaml|c|c\\+\\+|c#|node(?:\\.js)?|js)\\s+version\\s+of',
 ]);
 
 /**
