@@ -206,6 +206,13 @@ describe('declarations in prose', () => {
     const text = 'Based on jsmin by Douglas Crockford.\n\nThis is a fork of alpha-lib.';
     const inherited = declarationSentences(['Based on jsmin by Douglas Crockford.']);
     expect(find(text, ['jsmin', 'alpha-lib'], [], inherited)).toBe('alpha-lib');
+    // A link's scheme is not the text: an older copy keeps http where the project's present file has https (0.7.18).
+    const older = 'Major parts are based on the LZMA SDK <http://7-zip.org/sdk.html>. Without it, nothing.';
+    const present = declarationSentences(['Major parts are based on the LZMA SDK <https://7-zip.org/sdk.html>. Without it, nothing.']);
+    expect(find(older, ['lzma'], [], present)).toBeNull();
+    expect(find(older, ['lzma'], [], declarationSentences(['Major parts are based on the LZMA SDK <https://7-zip.org/other.html>.']))).toBe(
+      'lzma',
+    );
     expect(candidates(' the [**harthur/brain**](https://github.com/harthur/brain), which')).toEqual([
       'the',
       'harthur/brain',

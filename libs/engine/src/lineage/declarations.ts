@@ -50,9 +50,15 @@ function windowAfter(text: string, from: number): string {
   return text.slice(from, end);
 }
 
+/**
+ * A sentence as compared to recognise inherited text: lower case, markup and punctuation gone, and a link's scheme
+ * dropped (engine 0.7.18): a copy of an older README or AUTHORS keeps "<http://7-zip.org/sdk.html>" where the project's
+ * present one has https, and is the same sentence (fochoao/xz-5.2.2 against tukaani-project/xz).
+ */
 export const normaliseSentence = (s: string): string =>
   s
     .toLowerCase()
+    .replace(/\bhttps?:\/\//g, '')
     .replace(/[^a-z0-9@/._-]+/g, ' ')
     .trim();
 
