@@ -15,7 +15,7 @@ import { rebasedAsFollowed } from '../lineage/rebased-line';
 import type { SideData } from './side';
 
 /** A history of at most this many commits is a snapshot (a published package, an upload), not a project going on. */
-export const SNAPSHOT_COMMITS = 5;
+const SNAPSHOT_COMMITS = 5;
 export const isSnapshot = (h: Pick<History, 'truncated' | 'commitsWalked'>): boolean => !h.truncated && h.commitsWalked <= SNAPSHOT_COMMITS;
 
 export interface Dating {

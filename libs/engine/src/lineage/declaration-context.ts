@@ -1,12 +1,14 @@
 // What stands around a declaration's trigger and changes what it says: a negation before it (a denial), a possessor or
 // a link that says whose version of the name it cites, a noun after the name that makes it an idea, not code.
+/** A name or address label with nothing but letters and digits left, to compare them. */
+const bare = (x: string): string => x.replace(/[^a-z0-9]/g, '');
+
 /**
  * The owner of the repository a cited name links to ("a fork of [`yaml`](https://github.com/go-yaml/yaml)": `go-yaml`):
  * the address right after the name, when it keeps the name as its repository part. The link says whose version it is.
  */
 export function linkedOwner(words: readonly string[], at: number): string | undefined {
   const m = /^([a-z0-9][a-z0-9._-]*)\/([a-z0-9._-]+)$/.exec(words[at + 1] ?? '');
-  const bare = (x: string): string => x.replace(/[^a-z0-9]/g, '');
   return m && bare(m[2]!) === bare(words[at]!) ? m[1] : undefined;
 }
 
@@ -27,7 +29,6 @@ const PROJECT_HOSTS =
 export function linkedSite(words: readonly string[], at: number): string | undefined {
   const m = /^((?:[a-z0-9-]+\.)+[a-z]{2,})(?:\/|$)/.exec(words[at + 1] ?? '');
   if (!m || PROJECT_HOSTS.test(m[1]!)) return undefined;
-  const bare = (x: string): string => x.replace(/[^a-z0-9]/g, '');
   const labels = m[1]!.split('.');
   return labels.slice(0, -1).some((l) => bare(l) === bare(words[at]!)) ? m[1]! : undefined;
 }
@@ -54,7 +55,6 @@ const URL_IN_TEXT = /\bhttps?:\/\/([a-z0-9.-]+)((?:\/[^\s()[\]<>"'`]*)?)/g;
  * where the release came from.
  */
 export function releaseSite(text: string, name: string): string | undefined {
-  const bare = (x: string): string => x.replace(/[^a-z0-9]/g, '');
   const want = bare(name.toLowerCase());
   if (!want) return undefined;
   for (const m of text.toLowerCase().matchAll(URL_IN_TEXT)) {
