@@ -4,11 +4,13 @@ import {
   findDeclaration,
   findDenial,
   findDesignClaim,
+  findSuccessor,
   linkedSite,
   releaseSite,
   negated,
   unversioned,
 } from '../src/lineage/declarations';
+import { aboutTheOther, pointsBack, sentenceHead } from '../src/lineage/declaration-context';
 import { namesIn, readmeTitle, sameName, selfUrl, spellings } from '../src/lineage/names';
 
 const C = 'c'.repeat(40);
@@ -24,12 +26,13 @@ describe('project names in root files', () => {
       ),
     ).toEqual(['package:package.json=coffee-script@2', 'url:package.json=jashkenas/coffeescript@3']);
     expect(names('go.mod', 'module github.com/gofrs/uuid/v5\n\ngo 1.19\n')).toEqual(['module:go.mod=github.com/gofrs/uuid@1']);
-    expect(names('setup.py', "from setuptools import setup\nsetup(\n    name = 'pdfminer',\n)")).toEqual(['package:setup.py=pdfminer@3']);
-    expect(names('setup.cfg', '[options]\nname = wrong\n[metadata]\nname = pyjwt\n')).toEqual(['package:setup.cfg=pyjwt@4']);
+    expect(names('setup.py', "from setuptools import setup\nsetup(\n    name = 'pdfminer',\n)")).toEqual(['package:python=pdfminer@3']);
+    expect(names('setup.cfg', '[options]\nname = wrong\n[metadata]\nname = pyjwt\n')).toEqual(['package:python=pyjwt@4']);
     expect(names('pyproject.toml', '[build-system]\nrequires = []\n[project]\nname = "pdfminer.six"\n')).toEqual([
-      'package:pyproject.toml=pdfminer.six@4',
+      'package:python=pdfminer.six@4',
     ]);
     expect(names('Cargo.toml', '[package]\nname = "ripgrep"\n[dependencies]\nname = "x"\n')).toEqual(['package:cargo.toml=ripgrep@2']);
+    expect(names('Cargo.toml', '[package]\nname = "ripgrep"\n')[0]).not.toBe(names('pyproject.toml', '[project]\nname = "ripgrep"\n')[0]);
     expect(names('configure.ac', 'AC_INIT([htop],[2.2.0],[hisham@gobolinux.org])\n')).toEqual(['project:configure.ac=htop@1']);
     expect(names('CMakeLists.txt', 'cmake_minimum_required(VERSION 3.5)\nproject(zlib C)\n')).toEqual(['project:cmakelists.txt=zlib@2']);
   });
@@ -410,5 +413,57 @@ describe('linkedSite', () => {
   it('is found with the declaration', () => {
     const d = findDeclaration([{ path: 'README.md', text: 'My fork of [st](https://st.suckless.org/)\n' }], new Set(['st']), new Set());
     expect(d).toMatchObject({ name: 'st', site: 'st.suckless.org' });
+  });
+});
+
+describe('a sentence about the other side (0.7.19)', () => {
+  const notice = '  * [bo/alpha-lib](https://github.com/bo/alpha-lib) - Community supported fork of alpha-lib.\n';
+  const doc = (text: string) => [{ path: 'README.md', text }];
+
+  it("reads the words of a trigger's own sentence or list item before it", () => {
+    expect(sentenceHead(notice, notice.indexOf('fork'))).toBe('[bo/alpha-lib](https://github.com/bo/alpha-lib) - Community supported ');
+    const two = 'We thank bo/alpha-lib for the tests. This is a fork of alpha-lib.';
+    expect(sentenceHead(two, two.indexOf('a fork'))).toBe('This is ');
+    const item = 'Options:\n\n- zeta - a fork of alpha-lib\n';
+    expect(sentenceHead(item, item.indexOf('a fork'))).toBe('zeta - ');
+  });
+
+  it('is about the other side when the first name in it before the trigger is one only the other side carries', () => {
+    expect(aboutTheOther(['bo/alpha-lib', 'community', 'supported'], new Set(['ada/alpha-lib']), new Set(['bo/alpha-lib']))).toBe(true);
+    expect(aboutTheOther(['snoop', 'is', 'a'], new Set(['snoop']), new Set(['pysnooper']))).toBe(false);
+    expect(aboutTheOther(['this', 'is'], new Set(), new Set(['pysnooper']))).toBe(false);
+  });
+
+  it("declares nothing for the writer: the other side's fork named in the writer's notice", () => {
+    const names = new Set(['alpha-lib', 'bo/alpha-lib']);
+    expect(findDeclaration(doc(notice), names, new Set(['ada/alpha-lib']))).toMatchObject({ name: 'alpha-lib' });
+    expect(findDeclaration(doc(notice), names, new Set(['ada/alpha-lib']), new Set(), undefined, new Set(['bo/alpha-lib']))).toBeNull();
+    // The writer's own name first, or another sentence naming the other side, keeps the declaration.
+    const own = doc('snoop is a fork of [PySnooper](https://github.com/cool-RR/pysnooper).');
+    expect(findDeclaration(own, new Set(['pysnooper']), new Set(['snoop']), new Set(), undefined, new Set(['pysnooper']))).toMatchObject({
+      name: 'pysnooper',
+    });
+    const after = doc('We thank bo/alpha-lib for the tests. This is a fork of alpha-lib.');
+    expect(findDeclaration(after, names, new Set(), new Set(), undefined, new Set(['bo/alpha-lib']))).toMatchObject({ name: 'alpha-lib' });
+  });
+
+  it('reads "a mirror of X" and "an unofficial mirror (…) for X" as descent', () => {
+    const volley =
+      'This is an unofficial mirror (with some minor bugfix) for [volley](https://android.googlesource.com/platform/frameworks/volley).';
+    expect(findDeclaration(doc(volley), new Set(['volley']), new Set())).toMatchObject({ name: 'volley' });
+    expect(findDeclaration(doc('A read-only mirror of zlib, updated nightly.'), new Set(['zlib']), new Set())).toMatchObject({
+      name: 'zlib',
+    });
+    expect(findDeclaration(doc('Releases of zlib are mirrored nightly.'), new Set(['zlib']), new Set())).toBeNull();
+  });
+
+  it('takes no successor from a sentence that sends its users back to the official version', () => {
+    const back = 'This project is deprecated, please use official version [volley](https://github.com/google/volley).';
+    expect(pointsBack(candidates('official version [volley](https://github.com/google/volley).'), 3)).toBe(true);
+    expect(findSuccessor(doc(back), new Set(['google/volley']), new Set())).toBeNull();
+    const forward = 'This project is deprecated, please use [volley](https://github.com/google/volley) instead.';
+    expect(findSuccessor(doc(forward), new Set(['google/volley']), new Set())).toMatchObject({ name: 'google/volley' });
+    const author = 'Now maintained by its original author at [x/volley](https://github.com/x/volley).';
+    expect(findSuccessor(doc(author), new Set(['x/volley']), new Set())).toMatchObject({ name: 'x/volley' });
   });
 });

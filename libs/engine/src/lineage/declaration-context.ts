@@ -1,5 +1,32 @@
 // What stands around a declaration's trigger and changes what it says: a negation before it (a denial), a possessor or
 // a link that says whose version of the name it cites, a noun after the name that makes it an idea, not code.
+import { MAX_WORDS_AFTER } from './declaration-phrases';
+import { EMPHASIS_UNDERSCORES, hostedRepo } from './names';
+
+const TOKEN = /[@A-Za-z0-9][A-Za-z0-9@/._:+-]*[A-Za-z0-9]|[A-Za-z0-9]/g;
+
+/** Tokens a name may be cited as: URLs reduced to `owner/repo`, code and emphasis marks dropped. */
+export function candidates(window: string, maxWords = MAX_WORDS_AFTER): string[] {
+  const plain = window
+    .replace(/\]\(([^)]*)\)/g, ' $1 ')
+    .replace(/[`*[\]<>"'()]/g, ' ')
+    .replace(EMPHASIS_UNDERSCORES, '$1 ');
+  const out: string[] = [];
+  TOKEN.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = TOKEN.exec(plain)) && out.length < maxWords + 4) {
+    let t = m[0]
+      .toLowerCase()
+      .replace(/^(git\+)?(https?:\/\/|git:\/\/)?(www\.)?/, '')
+      .replace(/\.git$/, '')
+      .replace(/[.:]+$/, '');
+    const hosted = hostedRepo(t);
+    if (hosted) t = hosted;
+    out.push(t);
+  }
+  return out.slice(0, maxWords);
+}
+
 /** A name or address label with nothing but letters and digits left, to compare them. */
 const bare = (x: string): string => x.replace(/[^a-z0-9]/g, '');
 
@@ -125,4 +152,49 @@ export function borrowsAnIdea(words: readonly string[], at: number, pastLink = f
   if (pastLink && /[./]/.test(words[j] ?? '')) j++;
   const next = words[j];
   return next !== undefined && IDEA.test(next);
+}
+
+/** How far back a trigger's sentence is read for the name it is about. */
+const SUBJECT_CHARS = 160;
+/** Where a sentence, a list item or a paragraph starts: what comes before it is another sentence's. */
+const SENTENCE_START = /[.!?][*_`'")\]]*\s+|\n[ \t]*(?:[-*+]|\d+[.)])[ \t]+|\n(?=[ \t]*\n)|^[ \t]*(?:[-*+]|\d+[.)])[ \t]+/g;
+
+/** The words of a trigger's own sentence before the trigger ("[globalsign/mgo](…) - Community supported "). */
+export function sentenceHead(text: string, at: number): string {
+  const from = Math.max(0, at - SUBJECT_CHARS);
+  const head = text.slice(from, at);
+  let start = 0;
+  SENTENCE_START.lastIndex = 0;
+  for (let m = SENTENCE_START.exec(head); m; m = SENTENCE_START.exec(head)) start = m.index + m[0].length;
+  return head.slice(start);
+}
+
+/**
+ * Whether a trigger's sentence is about the other side: the first name in it before the trigger is one only the other
+ * side carries (engine 0.7.19). "[globalsign/mgo](https://github.com/globalsign/mgo) - Community supported fork of
+ * mgo", in mgo's own deprecation notice, says the other side is a fork; the writer declares no descent of its own. A
+ * name the writer carries first ("snoop is a fork of …") keeps the sentence the writer's.
+ */
+export function aboutTheOther(words: readonly string[], own: ReadonlySet<string>, theirs: ReadonlySet<string>): boolean {
+  for (const w of words) {
+    if (theirs.has(w)) return true;
+    if (own.has(w)) return false;
+  }
+  return false;
+}
+
+/** Words that call a project the original: a sentence pointing at "the official version" points back, not forward. */
+const THE_ORIGINAL = new Set(['official', 'original', 'upstream', 'canonical', 'mainline']);
+/** The qualifier stands right before the name or one noun before it ("official version volley"), not anywhere. */
+const QUALIFIER_WORDS = 2;
+
+/**
+ * Whether a successor sentence calls the project it names the original (engine 0.7.19): "this project is deprecated
+ * …, please use official version [volley](https://github.com/google/volley)", in a deprecated mirror, sends its users
+ * back to the project it copied, which is no successor of it.
+ */
+export function pointsBack(words: readonly string[], at: number): boolean {
+  // A link's address stands right after its text ("[volley](https://github.com/google/volley)"): count from the text.
+  const name = at > 0 && bare(words[at]!.slice(words[at]!.lastIndexOf('/') + 1)) === bare(words[at - 1]!) ? at - 1 : at;
+  return words.slice(Math.max(0, name - QUALIFIER_WORDS), name).some((w) => THE_ORIGINAL.has(w));
 }

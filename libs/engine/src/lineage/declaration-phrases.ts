@@ -29,6 +29,8 @@ const DESCENT = [
   'renamed\\s+from',
   'upstream(?:\\s+(?:is|project|repository|repo|library))?\\s*:?',
   'port\\s+of',
+  // "This is an unofficial mirror (with some minor bugfix) for volley" (mcxiaoke/android-volley): a mirror is a copy
+  '(?:unofficial|official|read-only)?\\s*mirror\\s+(?:\\([^)\\n]{1,40}\\)\\s+)?(?:of|for)',
   // "Ported from `classnames` for compatibility checks." (clsx's test/classnames.js)
   'ported\\s+from',
   // "OpenDoas: a portable version of OpenBSD's doas command": a portable version is a port

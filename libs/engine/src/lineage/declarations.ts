@@ -1,10 +1,11 @@
 // Declarations of descent in ordinary prose ("This is a fork of the excellent
 // `request` module", "a continuation of harthur/brain", "formerly known as X"):
 // a trigger phrase, then a name within the next few words of the same sentence.
-import { borrowsAnIdea, LOOSELY, linkedOwner, linkedSite, negated, possessor, releaseSite } from './declaration-context';
-import { EMPHASIS_UNDERSCORES, hostedRepo, lineOf } from './names';
+import * as around from './declaration-context';
+import { candidates, LOOSELY, negated } from './declaration-context';
+import { lineOf } from './names';
 
-export { linkedOwner, linkedSite, negated, possessor, releaseSite } from './declaration-context';
+export { candidates, linkedOwner, linkedSite, negated, possessor, releaseSite } from './declaration-context';
 import {
   CODE_TRIGGER,
   DESIGN_TRIGGER,
@@ -14,8 +15,6 @@ import {
   SUCCESSOR,
   TRIGGER,
 } from './declaration-phrases';
-
-const TOKEN = /[@A-Za-z0-9][A-Za-z0-9@/._:+-]*[A-Za-z0-9]|[A-Za-z0-9]/g;
 
 export interface Declaration {
   /** the name matched, as normalised */
@@ -72,34 +71,14 @@ export function unversioned(token: string): string | null {
   return m ? m[1]! : null;
 }
 
-/** Tokens a name may be cited as: URLs reduced to `owner/repo`, code and emphasis marks dropped. */
-export function candidates(window: string, maxWords = MAX_WORDS_AFTER): string[] {
-  const plain = window
-    .replace(/\]\(([^)]*)\)/g, ' $1 ')
-    .replace(/[`*[\]<>"'()]/g, ' ')
-    .replace(EMPHASIS_UNDERSCORES, '$1 ');
-  const out: string[] = [];
-  TOKEN.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = TOKEN.exec(plain)) && out.length < maxWords + 4) {
-    let t = m[0]
-      .toLowerCase()
-      .replace(/^(git\+)?(https?:\/\/|git:\/\/)?(www\.)?/, '')
-      .replace(/\.git$/, '')
-      .replace(/[.:]+$/, '');
-    const hosted = hostedRepo(t);
-    if (hosted) t = hosted;
-    out.push(t);
-  }
-  return out.slice(0, maxWords);
-}
-
 /**
  * The first declaration in `docs` that names one of `names` (spellings of the
  * other repository's names), skipping names in `own` (the declarer's own) and
  * sentences in `inherited`. A trigger whose first name is the declarer's own
  * speaks of the declarer ("an updated version of SDS, to unify Redis, Disque and
  * the stand-alone SDS"): a name later in that sentence is not what it descends from.
+ * A sentence whose first name is one only the other side carries (`theirs`) speaks
+ * of the other side (see aboutTheOther).
  */
 export function findDeclaration(
   docs: readonly { path: string; text: string }[],
@@ -108,8 +87,9 @@ export function findDeclaration(
   inherited: ReadonlySet<string> = new Set(),
   /** the phrases read: TRIGGER, or a subset of it (OWN_NAME_TRIGGER) */
   triggers: RegExp = TRIGGER,
+  theirs: ReadonlySet<string> = new Set(),
 ): Declaration | null {
-  return find(triggers, MAX_WORDS_AFTER, docs, names, own, inherited, true);
+  return find(triggers, MAX_WORDS_AFTER, docs, names, own, inherited, true, false, theirs);
 }
 
 /**
@@ -169,6 +149,7 @@ function find(
   inherited: ReadonlySet<string>,
   stopAtOwn: boolean,
   denials = false,
+  theirs: ReadonlySet<string> = new Set(),
 ): Declaration | null {
   if (!names.size) return null;
   for (const d of docs) {
@@ -186,14 +167,16 @@ function find(
       if (stopAtOwn && LOOSELY.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
       // "a fork of this project is maintained at X" speaks of the declarer's own descendants (see SUCCESSOR).
       if (stopAtOwn && THIS_PROJECT.test(win)) continue;
+      if (theirs.size && around.aboutTheOther(candidates(around.sentenceHead(text, m.index), MAX_WORDS_AFTER), own, theirs)) continue;
       for (let i = 0; i < Math.min(cs.length, maxWords); i++) {
         const word = cs[i]!;
         const bare = unversioned(word);
         const c = [word, bare].find((x) => x !== null && names.has(x) && !own.has(x));
         if (c) {
-          if (stopAtOwn && borrowsAnIdea(cs, i, trigger === DESIGN_TRIGGER)) break;
-          const owner = c.includes('/') ? undefined : (possessor(cs, i) ?? linkedOwner(cs, i));
-          const site = c.includes('/') ? undefined : (linkedSite(cs, i) ?? releaseSite(text, c));
+          if (stopAtOwn && around.borrowsAnIdea(cs, i, trigger === DESIGN_TRIGGER)) break;
+          if (trigger === SUCCESSOR && around.pointsBack(cs, i)) break;
+          const owner = c.includes('/') ? undefined : (around.possessor(cs, i) ?? around.linkedOwner(cs, i));
+          const site = c.includes('/') ? undefined : (around.linkedSite(cs, i) ?? around.releaseSite(text, c));
           return {
             name: c,
             path: d.path,

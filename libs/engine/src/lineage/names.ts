@@ -114,8 +114,17 @@ function tomlSectionValue(text: string, sections: RegExp, key: string): { value:
 }
 
 /**
+ * The key of a Python distribution's name, whichever file declares it: setup.py, setup.cfg and pyproject.toml all give
+ * the one name the package index knows the project by (its core metadata `Name`), and a project moves it from file to
+ * file (engine 0.7.19: alexmojaki/snoop renamed PySnooper's `setup.py` name to `snoop` in `setup.cfg`, and a key per
+ * file saw no name that one side kept and the other changed).
+ */
+export const PYTHON_DISTRIBUTION = 'python';
+
+/**
  * Names a root file declares for its project. `key` says which identity it is
- * (the kind of name and the file), so two snapshots can be compared key by key.
+ * (the kind of name and the file, or the ecosystem when several files declare one name), so two snapshots can be
+ * compared key by key.
  */
 export function namesIn(path: string, text: string, blobId: string, commit: string): NameRef[] {
   const out: NameRef[] = [];
@@ -137,13 +146,13 @@ export function namesIn(path: string, text: string, blobId: string, commit: stri
     }
   } else if (file === 'setup.py') {
     const m = first(/\bname\s*=\s*['"]([^'"]+)['"]/);
-    if (m) add('package', m[1], m.index);
+    if (m) add('package', m[1], m.index, PYTHON_DISTRIBUTION);
   } else if (file === 'setup.cfg') {
     const v = tomlSectionValue(text, /^metadata$/, 'name');
-    if (v) add('package', v.value, v.index);
+    if (v) add('package', v.value, v.index, PYTHON_DISTRIBUTION);
   } else if (file === 'pyproject.toml' || file === 'cargo.toml') {
     const v = tomlSectionValue(text, file === 'cargo.toml' ? /^package$/ : /^(project|tool\.poetry)$/, 'name');
-    if (v) add('package', v.value, v.index);
+    if (v) add('package', v.value, v.index, file === 'cargo.toml' ? file : PYTHON_DISTRIBUTION);
   } else if (file === 'go.mod') {
     const m = first(/^\s*module\s+"?([^\s"]+)"?/m);
     if (m) add('module', m[1], m.index);

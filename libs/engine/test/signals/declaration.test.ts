@@ -138,11 +138,12 @@ describe('an original citing its own name beside a fork that declares descent fr
   it('does not read the original as declaring descent from a third project: the signals that agree decide', () => {
     expect(out.result.original).toBe('origin');
     const declarations = out.result.signals.filter((s) => s.kind === 'DECLARATION');
-    expect(declarations.map((s) => [s.original, s.weight])).toEqual([
-      ['origin', '2.0000'],
-      ['none', '0.0000'],
+    // The original's sentence begins with the fork's own name: it speaks of the fork and declares nothing (0.7.19;
+    // before, it was read as the original's declaration and weighed 0 as its own name).
+    expect(declarations.map((s) => [s.original, s.weight])).toEqual([['origin', '2.0000']]);
+    expect(out.evidence.filter((e) => e.kind === 'DECLARED_UPSTREAM').map((e) => e.detail)).toEqual([
+      expect.stringMatching(/^the target's README.md declares descent from "foo"/),
     ]);
-    expect(out.evidence.map((e) => e.detail).join('\n')).toContain("a project's own name declares nothing");
     expect(out.evidence.map((e) => e.detail).join('\n')).not.toContain('so both descend from it');
   });
 });

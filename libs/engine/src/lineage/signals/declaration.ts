@@ -83,7 +83,7 @@ export function declarationsFound(
       const d = `the ${by}'s ${denial.path} denies descent from "${denial.name}", a name the ${other(by)} carries or carried: a denial is no declaration`;
       out.evidence.push(item('DENIED_DESCENT', 0, d, at(r, by, denial)));
     }
-    const found = findDeclaration(r.sides[by].docs, them.all, own, them.inherited);
+    const found = findDeclaration(r.sides[by].docs, them.all, own, them.inherited, undefined, ownNames(r, other(by)));
     if (found && found.name !== denial?.name)
       out.found[by] = {
         found,
