@@ -326,6 +326,20 @@ describe('a declaration naming a name the other side carried, without shared his
     expect(declared.commonUpstream).toBeNull();
   });
 
+  it("reads the other side's list of ports as about the declarer, not as that side's own descent (0.7.19)", () => {
+    // google/re2's "Ports and Wrappers": "[RE2J](https://github.com/google/re2j) is a port of the RE2 C++ code to pure
+    // Java", against re2j's "RE2/J is a port of C++ library RE2": RE2 does not say it came from a project called RE2.
+    const re2 = side(
+      're2',
+      [],
+      '# RE2\n\nA regular expression library.\n\n[re2j](https://github.com/google/re2j) is a port of the re2 C++ code to Java.\n',
+    );
+    const re2j = side('re2j', [], '# re2j\n\nre2j is a port of C++ library [re2](https://github.com/google/re2) to pure Java.\n');
+    const out = lineageSignals(EMPTY_TOPOLOGY(), { origin: re2, target: re2j }, { origin: 0, target: 0 });
+    expect(out.declaration).toEqual({ by: 'target', specific: true });
+    expect(out.commonUpstream).toBeNull();
+  });
+
   it("points at a third project when the declarer's own history went by the name and its founder is none of the other's people", () => {
     // jdujava/slstatus-jd carries slstatus's history (Aaron Marcher's first) and says "My fork of `slstatus`"; a fresh
     // upload of slstatus 1.1 carries the title slstatus, and its commits are Nick Luker's alone.

@@ -42,6 +42,33 @@ describe('the successor signal', () => {
   });
 });
 
+describe('an address the other side gave up since (0.7.19)', () => {
+  // zip-rs/zip-old's notice, against zip-rs/zip2, whose manifest gave Pr0methean/zip for a year.
+  const notice = '# zip has moved\n\nThe zip crate has moved to https://github.com/Pr0methean/zip. Please submit all issues there.\n';
+  const zip2 = (past: string[]) => ({
+    ...side([name('url', 'zip-rs/zip2', 'url:readme')], '# zip\n'),
+    names: { pinned: [name('url', 'zip-rs/zip2', 'url:readme')], past: past.map((p) => name('url', p, 'url:cargo.toml')) },
+  });
+  const topo = forked({ forkPointNames: [name('url', 'zip-rs/zip', 'url:readme')] });
+
+  it('still names the other side: the address it gave as its own, which the writer never gave', () => {
+    expect(successor(ctx(topo, side([], notice), zip2(['pr0methean/zip'])), 'origin').votes).toEqual([
+      expect.objectContaining({ kind: 'SUCCESSOR', original: 'origin', weight: 3 }),
+    ]);
+    expect(successor(ctx(topo, side([], notice), zip2([])), 'origin').named).toBe(false);
+  });
+
+  it("does not count an address the writer gave too, the shared project's, or a name that is not an address", () => {
+    const writer = { ...side([], notice), names: { pinned: [], past: [name('url', 'pr0methean/zip', 'url:readme')] } };
+    expect(successor(ctx(topo, writer, zip2(['pr0methean/zip'])), 'origin').named).toBe(false);
+    const shared = forked({ forkPointNames: [name('url', 'pr0methean/zip', 'url:readme')] });
+    expect(successor(ctx(shared, side([], notice), zip2(['pr0methean/zip'])), 'origin').named).toBe(false);
+    const titled = { ...zip2([]), names: { pinned: [], past: [name('package', 'pr0methean-zip', 'package:cargo.toml')] } };
+    const moved = side([], '# zip\n\nThe crate has moved to pr0methean-zip.\n');
+    expect(successor(ctx(topo, moved, titled), 'origin').named).toBe(false);
+  });
+});
+
 describe('an original pointing at its successor', () => {
   const find = (text: string, other: string[]) => findSuccessor([{ path: 'README.md', text }], new Set(other), new Set())?.name ?? null;
 

@@ -143,7 +143,8 @@ function alsoDeclares(r: ReadingContext, s: Side, name: string): Declaration | n
   const own = new Set([...r.view[s].current].filter((n) => n !== name));
   // A name the side carries now counts only as where it came from, not as a project that went on from it.
   const triggers = r.view[s].current.has(name) ? OWN_NAME_TRIGGER : undefined;
-  const d = findDeclaration(r.sides[s].docs, new Set([name]), own, r.view[other(s)].inherited, triggers);
+  // "[RE2J](…) is a port of the RE2 C++ code", in RE2's list of ports, is about the declarer: not RE2's own descent.
+  const d = findDeclaration(r.sides[s].docs, new Set([name]), own, r.view[other(s)].inherited, triggers, ownNames(r, other(s)));
   return d && declaresAnother(d) ? d : null;
 }
 

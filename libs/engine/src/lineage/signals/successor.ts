@@ -4,8 +4,18 @@
 import type { Side } from '../../types';
 import { declarationSentences, findSuccessor } from '../declarations';
 import { type Findings, item, other } from './context';
-import { type ReadingContext, at } from './reading';
+import { type ReadingContext, at, spellingSet } from './reading';
 import { WEIGHTS } from './weights';
+
+/**
+ * The addresses (owner/repo) a side gave as its own in its past and that the other side never gave (engine 0.7.19):
+ * repositories move, and a notice names the successor where it was then. zip-rs/zip-old's "that has moved to
+ * https://github.com/Pr0methean/zip" names zip-rs/zip2, whose Cargo.toml and README gave Pr0methean/zip for a year.
+ */
+function formerAddresses(r: ReadingContext, s: Side): Set<string> {
+  const past = r.sides[s].names.past.filter((n) => n.kind === 'url');
+  return new Set([...spellingSet(past)].filter((n) => n.includes('/') && !r.view[other(s)].all.has(n)));
+}
 
 /** The SUCCESSOR vote of the side `by` when its prose names the other side as its successor. */
 export function successor(r: ReadingContext, by: Side): Findings & { named: boolean } {
@@ -13,7 +23,7 @@ export function successor(r: ReadingContext, by: Side): Findings & { named: bool
   const nestedOf = (s: Side) => r.sides[s].nestedDocs ?? [];
   const found = findSuccessor(
     [...r.sides[by].docs, ...nestedOf(by)],
-    new Set([...them.current].filter((n) => !r.forkNames.has(n))),
+    new Set([...them.current, ...formerAddresses(r, other(by))].filter((n) => !r.forkNames.has(n))),
     r.view[by].current,
     nestedOf(other(by)).length
       ? new Set([...them.inherited, ...declarationSentences(nestedOf(other(by)).map((d) => d.text))])
