@@ -1,8 +1,19 @@
 // Declarations of descent in ordinary prose ("This is a fork of the excellent
 // `request` module", "a continuation of harthur/brain", "formerly known as X"):
 // a trigger phrase, then a name within the next few words of the same sentence.
-import * as around from './declaration-context';
-import { candidates, LOOSELY, negated } from './declaration-context';
+import {
+  aboutTheOther,
+  borrowsAnIdea,
+  candidates,
+  LOOSELY,
+  linkedOwner,
+  linkedSite,
+  negated,
+  pointsBack,
+  possessor,
+  releaseSite,
+  sentenceHead,
+} from './declaration-context';
 import { lineOf } from './names';
 
 export { candidates, linkedOwner, linkedSite, negated, possessor, releaseSite } from './declaration-context';
@@ -167,16 +178,16 @@ function find(
       if (stopAtOwn && LOOSELY.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
       // "a fork of this project is maintained at X" speaks of the declarer's own descendants (see SUCCESSOR).
       if (stopAtOwn && THIS_PROJECT.test(win)) continue;
-      if (theirs.size && around.aboutTheOther(candidates(around.sentenceHead(text, m.index), MAX_WORDS_AFTER), own, theirs)) continue;
+      if (theirs.size && aboutTheOther(candidates(sentenceHead(text, m.index), MAX_WORDS_AFTER), own, theirs)) continue;
       for (let i = 0; i < Math.min(cs.length, maxWords); i++) {
         const word = cs[i]!;
         const bare = unversioned(word);
         const c = [word, bare].find((x) => x !== null && names.has(x) && !own.has(x));
         if (c) {
-          if (stopAtOwn && around.borrowsAnIdea(cs, i, trigger === DESIGN_TRIGGER)) break;
-          if (trigger === SUCCESSOR && around.pointsBack(cs, i)) break;
-          const owner = c.includes('/') ? undefined : (around.possessor(cs, i) ?? around.linkedOwner(cs, i));
-          const site = c.includes('/') ? undefined : (around.linkedSite(cs, i) ?? around.releaseSite(text, c));
+          if (stopAtOwn && borrowsAnIdea(cs, i, trigger === DESIGN_TRIGGER)) break;
+          if (trigger === SUCCESSOR && pointsBack(cs, i)) break;
+          const owner = c.includes('/') ? undefined : (possessor(cs, i) ?? linkedOwner(cs, i));
+          const site = c.includes('/') ? undefined : (linkedSite(cs, i) ?? releaseSite(text, c));
           return {
             name: c,
             path: d.path,
