@@ -195,6 +195,6 @@ const QUALIFIER_WORDS = 2;
  */
 export function pointsBack(words: readonly string[], at: number): boolean {
   // A link's address stands right after its text ("[volley](https://github.com/google/volley)"): count from the text.
-  const name = at > 0 && bare(words[at]!.slice(words[at]!.lastIndexOf('/') + 1)) === bare(words[at - 1]!) ? at - 1 : at;
+  const name = at > 0 && linkedOwner(words, at - 1) !== undefined ? at - 1 : at;
   return words.slice(Math.max(0, name - QUALIFIER_WORDS), name).some((w) => THE_ORIGINAL.has(w));
 }
