@@ -195,12 +195,25 @@ describe('declarations in prose', () => {
     expect(find('Forked from lattice-core.', ['lattice-core'], ['lattice-core'])).toBeNull();
   });
 
+  it('reads the cited project before a clause that says what it is for (0.7.20)', () => {
+    // bakkeby/dwm-flexipatch: what was forked is fsignal; dwm is what the client talks to.
+    expect(find('- a simple dwmc client using a fork of fsignal to communicate with dwm', ['dwm'])).toBeNull();
+    expect(find('Forked from a small library, which was written for widget.', ['widget'])).toBeNull();
+    // The name before the clause is still read, and a first word is never a clause.
+    expect(find('A port of the RE2 C++ code to Java.', ['re2'])).toBe('re2');
+    expect(find('This is a fork of widget with patches to talk to gadget.', ['widget', 'gadget'])).toBe('widget');
+    expect(find('The scheduler is based on that of widget.', ['widget'])).toBe('widget');
+  });
+
   it("reads a trigger whose first name is the declarer's own as speaking of itself", () => {
     // antirez/sds's README: the updated version is of SDS itself; Redis is one of the projects it is shared with.
     const sds =
       'this is an updated version of SDS in an attempt to finally unify Redis, Disque, Hiredis, and the stand alone SDS versions.';
     expect(find(sds, ['redis'], ['sds'])).toBeNull();
-    expect(find(sds, ['redis'])).toBe('redis');
+    // Redis stands past "in an attempt to" too, a clause of its own (0.7.20); without one, the own name stops the reading.
+    expect(find(sds, ['redis'])).toBeNull();
+    expect(find('this is an updated version of SDS, Redis and Disque.', ['redis'], ['sds'])).toBeNull();
+    expect(find('this is an updated version of SDS, Redis and Disque.', ['redis'])).toBe('redis');
     // The declarer's name after the other's does not hide it.
     expect(find('A modified version of groupcache, published as mailgun/groupcache.', ['groupcache'], ['mailgun/groupcache'])).toBe(
       'groupcache',

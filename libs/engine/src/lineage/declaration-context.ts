@@ -27,6 +27,23 @@ export function candidates(window: string, maxWords = MAX_WORDS_AFTER): string[]
   return out.slice(0, maxWords);
 }
 
+/**
+ * Words that open a clause of their own: what follows says what the cited project is for or does, not what was
+ * forked ("a dwmc client using a fork of fsignal to communicate with dwm", in dwm-flexipatch; "based on X, which uses
+ * Y"). The project a trigger cites stands before them (engine 0.7.20).
+ */
+const CLAUSE = /\s(?:to|which|who|whom|whose|that|with|because|so|when|while|where)\s/i;
+
+/**
+ * The part of a trigger's window that can hold the project it cites: up to the first word that opens a clause. The
+ * first word never does ("based on that of X" cites X's).
+ */
+export function objectOf(window: string): string {
+  const first = /^\s*\S+/.exec(window)?.[0].length ?? 0;
+  const m = CLAUSE.exec(window.slice(first));
+  return m ? window.slice(0, first + m.index) : window;
+}
+
 /** A name or address label with nothing but letters and digits left, to compare them. */
 const bare = (x: string): string => x.replace(/[^a-z0-9]/g, '');
 

@@ -10,6 +10,7 @@ import {
   linkedSite,
   negated,
   pointsBack,
+  objectOf,
   possessor,
   releaseSite,
   sentenceHead,
@@ -174,7 +175,7 @@ function find(
       // A sentence the other side (or the shared project) has too was inherited, not declared by this side.
       if (inherited.has(normaliseSentence(m[0] + ' ' + win))) continue;
       // Two words past the last place a name may stand: what follows a name tells an idea borrowed from a project.
-      const cs = candidates(win, maxWords + 2);
+      const cs = candidates(objectOf(win), maxWords + 2);
       if (stopAtOwn && LOOSELY.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
       // "a fork of this project is maintained at X" speaks of the declarer's own descendants (see SUCCESSOR).
       if (stopAtOwn && THIS_PROJECT.test(win)) continue;
