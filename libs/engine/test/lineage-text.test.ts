@@ -195,6 +195,17 @@ describe('declarations in prose', () => {
     expect(find('Forked from lattice-core.', ['lattice-core'], ['lattice-core'])).toBeNull();
   });
 
+  it('reads a fork told in the first person, not an instruction to fork (0.7.20)', () => {
+    // faust-streaming/faust's README, under "Why the fork".
+    const faust = 'We have decided to fork the original `Faust` project because there is a critical process of releasing new versions.';
+    expect(find(faust, ['faust'])).toBe('faust');
+    expect(find("I've forked widget to add colours.", ['widget'])).toBe('widget');
+    expect(find('We forked widget in 2019.', ['widget'])).toBe('widget');
+    expect(find('Fork the repository and open a pull request against widget.', ['widget'])).toBeNull();
+    expect(find('You can fork widget on GitHub.', ['widget'])).toBeNull();
+    expect(find('We did not fork widget.', ['widget'])).toBeNull();
+  });
+
   it('reads the cited project before a clause that says what it is for (0.7.20)', () => {
     // bakkeby/dwm-flexipatch: what was forked is fsignal; dwm is what the client talks to.
     expect(find('- a simple dwmc client using a fork of fsignal to communicate with dwm', ['dwm'])).toBeNull();
@@ -480,5 +491,12 @@ describe('a sentence about the other side (0.7.19)', () => {
     expect(findSuccessor(doc(forward), new Set(['google/volley']), new Set())).toMatchObject({ name: 'google/volley' });
     const author = 'Now maintained by its original author at [x/volley](https://github.com/x/volley).';
     expect(findSuccessor(doc(author), new Set(['x/volley']), new Set())).toMatchObject({ name: 'x/volley' });
+    // robinhood/faust's notice: where the active project is found is where it lives on (0.7.20).
+    const active =
+      'This library has been deprecated. The current active community project can be found at https://github.com/faust-streaming/faust';
+    expect(findSuccessor(doc(active), new Set(['faust-streaming/faust']), new Set())).toMatchObject({ name: 'faust-streaming/faust' });
+    expect(
+      findSuccessor(doc('This is an active project used by faust-streaming/faust.'), new Set(['faust-streaming/faust']), new Set()),
+    ).toBeNull();
   });
 });

@@ -20,6 +20,9 @@ const DESCENT = [
   'based\\s+(?:\\([^)\\n]{1,24}\\)\\s+)?on',
   // "It is built on earlier work on LevelDB": building on a project's work, not on a platform ("built on Node.js")
   '(?:built|builds|building)\\s+(?:up)?on\\s+(?:the\\s+)?(?:earlier|previous|prior|original)\\s+work\\s+(?:on|of|by|from|in)',
+  // "We have decided to fork the original `Faust` project because …" (faust-streaming/faust): the writers say they
+  // forked it. Only in the first person: "fork the repository and open a pull request" tells a contributor what to do.
+  "(?:we|i)(?:'ve|\\s+have|\\s+had)?\\s+(?:(?:decided|chosen|chose)\\s+to\\s+)?fork(?:ed)?",
   'derived\\s+from',
   ...LATER,
   'cloned?\\s+(?:of|from)',
@@ -110,6 +113,9 @@ export const SUCCESSOR = phrases([
   // "WE CONTINUE THE DEVELOPMENT AT go-git/go-git" (src-d/go-git), "development continues at …"
   'continue[sd]?\\s+(?:the\\s+|its\\s+|our\\s+)?(?:development|maintenance)',
   'development\\s+(?:continues|has\\s+moved|moved|is\\s+continued)',
+  // "The current active community project can be found at https://github.com/faust-streaming/faust" (robinhood/faust):
+  // where the active project is found is where it lives on.
+  'active\\s+(?:community\\s+)?(?:project|fork|version|repository|repo)\\s+(?:can\\s+be\\s+found|is(?:\\s+now)?(?:\\s+available)?|lives)\\s+(?:at|on|here)',
   // "There is an actively maintained fork of this project available at …" (eslint/typescript-eslint-parser)
   'fork\\s+of\\s+this\\s+(?:project|repository|repo|library|package|module)',
 ]);
