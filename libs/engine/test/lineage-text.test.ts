@@ -206,6 +206,30 @@ describe('declarations in prose', () => {
     expect(find('We did not fork widget.', ['widget'])).toBeNull();
   });
 
+  it('reads nothing of the writer in a section that lists other projects (0.7.20)', () => {
+    // google/brotli's README: the port is devongovett's, listed under "Related projects".
+    const brotli =
+      '# Brotli\n\nBrotli is a generic-purpose lossless compression algorithm.\n\n### Related projects\n' +
+      '> **Disclaimer:** Brotli authors take no responsibility for the third party projects mentioned in this section.\n\n' +
+      'JavaScript port of brotli [decoder](https://github.com/devongovett/brotli.js).\n';
+    expect(find(brotli, ['brotli'])).toBeNull();
+    expect(find('# Brotli\n\nJavaScript port of brotli [decoder](https://github.com/devongovett/brotli.js).\n', ['brotli'])).toBe('brotli');
+    expect(find('Ports\n-----\n\nA port of widget to Go.\n', ['widget'])).toBeNull();
+    // The writer's own sentence before such a section, and a section of another kind, still declare.
+    expect(find('# beta\n\nA fork of widget.\n\n## Alternatives\n\n- gamma, a port of widget to Go.\n', ['widget'])).toBe('widget');
+    expect(find('# beta\n\n## Other notes\n\nThis is a fork of widget.\n', ['widget'])).toBe('widget');
+  });
+
+  it('reads a negation joined to the next word by a hyphen as a compound, not a denial (0.7.20)', () => {
+    // dropbox/rust-brotli's README.
+    const text = 'Direct no-stdlib port of the C brotli compressor to Rust';
+    expect(findDenial([{ path: 'README.md', text }], new Set(['brotli']), new Set())).toBeNull();
+    expect(find(text, ['brotli'])).toBe('brotli');
+    expect(findDenial([{ path: 'README.md', text: 'This is no port of brotli.' }], new Set(['brotli']), new Set())).toMatchObject({
+      name: 'brotli',
+    });
+  });
+
   it('reads the cited project before a clause that says what it is for (0.7.20)', () => {
     // bakkeby/dwm-flexipatch: what was forked is fsignal; dwm is what the client talks to.
     expect(find('- a simple dwmc client using a fork of fsignal to communicate with dwm', ['dwm'])).toBeNull();

@@ -140,13 +140,32 @@ export const LOOSELY = /\b(?:loosely|conceptually|spiritually|inspired\s+(?:by\s
  * A trigger negated within its own sentence is a denial, the opposite of a declaration: "this is not a clone of X",
  * "isn't based on X", "never forked from X", "neither a fork nor a port of X". The negation must stand within
  * DENIAL_WORDS words before the trigger; "not just/only/merely a fork of X" and "no longer a fork of X" still declare.
+ * A negation joined to the next word by a hyphen makes a compound, not a denial: "Direct no-stdlib port of the C
+ * brotli compressor to Rust" (dropbox/rust-brotli; engine 0.7.20).
  */
 const DENIAL_WORDS = 4;
 const NEGATION = new RegExp(
-  `(?:^|[^A-Za-z0-9'’])(?:not|never|neither|nor|no|(?:is|are|was|were|does|do|did|has|have)n['’]?t)(?![A-Za-z0-9'’])((?:[\\s,*_\`()-]+[A-Za-z0-9'’]+){0,${DENIAL_WORDS}})[\\s,*_\`()-]*$`,
+  `(?:^|[^A-Za-z0-9'’])(?:not|never|neither|nor|no|(?:is|are|was|were|does|do|did|has|have)n['’]?t)(?![A-Za-z0-9'’]|-[A-Za-z0-9])((?:[\\s,*_\`()-]+[A-Za-z0-9'’]+){0,${DENIAL_WORDS}})[\\s,*_\`()-]*$`,
   'i',
 );
 const AFFIRMING = /^[\s,*_`()-]*(?:just|only|merely|simply|solely|longer)\b/i;
+
+/**
+ * Headings of the sections where a README lists other projects: what a sentence there says ("JavaScript port of
+ * brotli [decoder](…)", under google/brotli's "Related projects") is about the project it lists, not the writer.
+ */
+const LISTING =
+  /^(?:(?:related|similar|other|notable)\s+(?:projects?|work|libraries|tools|implementations|ports|forks|bindings|versions|software)|alternatives?|see\s+also|ports|bindings|wrappers|implementations|third[- ]party|derivatives|forks|projects\s+using|who\s+uses|used\s+by|in\s+the\s+wild|ecosystem)\b/i;
+/** A Markdown heading (ATX, or a line underlined with = or -) and the offset where its section's text begins. */
+const HEADING = /^#{1,6}[ \t]+([^\n]*?)[ \t#]*$|^([^\n]+)\n(?:=+|-+)[ \t]*$/gm;
+
+/** Whether the position `at` of `text` is in a section whose heading lists other projects (see LISTING). */
+export function inListing(text: string, at: number): boolean {
+  let title: string | null = null;
+  HEADING.lastIndex = 0;
+  for (let m = HEADING.exec(text); m && m.index < at; m = HEADING.exec(text)) title = (m[1] ?? m[2] ?? '').replace(/[*_`[\]]/g, '').trim();
+  return title !== null && LISTING.test(title);
+}
 
 /** Whether the trigger at `at` in `text` is negated within its own sentence (see NEGATION). */
 export function negated(text: string, at: number): boolean {
