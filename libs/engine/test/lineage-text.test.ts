@@ -215,6 +215,10 @@ describe('declarations in prose', () => {
     expect(find(brotli, ['brotli'])).toBeNull();
     expect(find('# Brotli\n\nJavaScript port of brotli [decoder](https://github.com/devongovett/brotli.js).\n', ['brotli'])).toBe('brotli');
     expect(find('Ports\n-----\n\nA port of widget to Go.\n', ['widget'])).toBeNull();
+    // A sentence that says another project exists is about it (fastfloat/fast_float), as is a section of other languages.
+    expect(find('There is a Rust port of the fast_float library called `fast-float-rust`.', ['fast_float'])).toBeNull();
+    expect(find("There's also a fork of widget by someone else.", ['widget'])).toBeNull();
+    expect(find('## Other programming languages\n\nA Rust port of widget.\n', ['widget'])).toBeNull();
     // The writer's own sentence before such a section, and a section of another kind, still declare.
     expect(find('# beta\n\nA fork of widget.\n\n## Alternatives\n\n- gamma, a port of widget to Go.\n', ['widget'])).toBe('widget');
     expect(find('# beta\n\n## Other notes\n\nThis is a fork of widget.\n', ['widget'])).toBe('widget');
@@ -519,6 +523,9 @@ describe('a sentence about the other side (0.7.19)', () => {
     const active =
       'This library has been deprecated. The current active community project can be found at https://github.com/faust-streaming/faust';
     expect(findSuccessor(doc(active), new Set(['faust-streaming/faust']), new Set())).toMatchObject({ name: 'faust-streaming/faust' });
+    // awumii/EpicGuard's first line.
+    const maintained = '# Maintained fork can be found at: https://github.com/4drian3d/EpicGuard';
+    expect(findSuccessor(doc(maintained), new Set(['4drian3d/epicguard']), new Set())).toMatchObject({ name: '4drian3d/epicguard' });
     expect(
       findSuccessor(doc('This is an active project used by faust-streaming/faust.'), new Set(['faust-streaming/faust']), new Set()),
     ).toBeNull();

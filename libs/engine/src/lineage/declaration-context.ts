@@ -155,9 +155,16 @@ const AFFIRMING = /^[\s,*_`()-]*(?:just|only|merely|simply|solely|longer)\b/i;
  * brotli [decoder](…)", under google/brotli's "Related projects") is about the project it lists, not the writer.
  */
 const LISTING =
-  /^(?:(?:related|similar|other|notable)\s+(?:projects?|work|libraries|tools|implementations|ports|forks|bindings|versions|software)|alternatives?|see\s+also|ports|bindings|wrappers|implementations|third[- ]party|derivatives|forks|projects\s+using|who\s+uses|used\s+by|in\s+the\s+wild|ecosystem)\b/i;
+  /^(?:(?:related|similar|other|notable)\s+(?:projects?|work|libraries|tools|implementations|ports|forks|bindings|versions|software|(?:programming\s+)?languages)|alternatives?|see\s+also|ports|bindings|wrappers|implementations|third[- ]party|derivatives|forks|projects\s+using|who\s+uses|used\s+by|in\s+the\s+wild|ecosystem)\b/i;
 /** A Markdown heading (ATX, or a line underlined with = or -) and the offset where its section's text begins. */
 const HEADING = /^#{1,6}[ \t]+([^\n]*?)[ \t#]*$|^([^\n]+)\n(?:=+|-+)[ \t]*$/gm;
+
+/**
+ * A sentence that begins by saying something exists ("There is a Rust port of the fast_float library", in fast_float's
+ * README) introduces another project: its trigger speaks of that project, not of the writer's descent.
+ */
+const EXISTENTIAL = /^\s*(?:there\s+(?:is|are|was|were|exists?)|there['’]s|here\s+(?:is|are))\b/i;
+export const introducesAnother = (head: string): boolean => EXISTENTIAL.test(head);
 
 /** Whether the position `at` of `text` is in a section whose heading lists other projects (see LISTING). */
 export function inListing(text: string, at: number): boolean {

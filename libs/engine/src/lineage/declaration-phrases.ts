@@ -113,9 +113,9 @@ export const SUCCESSOR = phrases([
   // "WE CONTINUE THE DEVELOPMENT AT go-git/go-git" (src-d/go-git), "development continues at …"
   'continue[sd]?\\s+(?:the\\s+|its\\s+|our\\s+)?(?:development|maintenance)',
   'development\\s+(?:continues|has\\s+moved|moved|is\\s+continued)',
-  // "The current active community project can be found at https://github.com/faust-streaming/faust" (robinhood/faust):
-  // where the active project is found is where it lives on.
-  'active\\s+(?:community\\s+)?(?:project|fork|version|repository|repo)\\s+(?:can\\s+be\\s+found|is(?:\\s+now)?(?:\\s+available)?|lives)\\s+(?:at|on|here)',
+  // "The current active community project can be found at https://github.com/faust-streaming/faust" (robinhood/faust),
+  // "Maintained fork can be found at: …" (awumii/EpicGuard): where the active project is found is where it lives on.
+  '(?:active|(?:actively\\s+)?maintained)\\s+(?:community\\s+)?(?:project|fork|version|repository|repo)\\s+(?:can\\s+be\\s+found|is(?:\\s+now)?(?:\\s+available)?|lives)\\s+(?:at|on|here)',
   // "There is an actively maintained fork of this project available at …" (eslint/typescript-eslint-parser)
   'fork\\s+of\\s+this\\s+(?:project|repository|repo|library|package|module)',
 ]);

@@ -6,6 +6,7 @@ import {
   borrowsAnIdea,
   candidates,
   inListing,
+  introducesAnother,
   LOOSELY,
   linkedOwner,
   linkedSite,
@@ -179,7 +180,7 @@ function find(
       const cs = candidates(objectOf(win), maxWords + 2);
       if (stopAtOwn && LOOSELY.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
       // A sentence in a section that lists other projects speaks of them (declaration-context.ts, LISTING).
-      if (stopAtOwn && inListing(text, m.index)) continue;
+      if (stopAtOwn && (inListing(text, m.index) || introducesAnother(sentenceHead(text, m.index)))) continue;
       // "a fork of this project is maintained at X" speaks of the declarer's own descendants (see SUCCESSOR).
       if (stopAtOwn && THIS_PROJECT.test(win)) continue;
       if (theirs.size && aboutTheOther(candidates(sentenceHead(text, m.index), MAX_WORDS_AFTER), own, theirs)) continue;
