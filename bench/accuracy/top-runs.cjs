@@ -6,76 +6,18 @@
 // days or more: the conditions of lineage/rebased-line.ts without the replay. Reads each side as followed-lines.cjs
 // does. Needs `npx tsc -b libs/engine`. Usage: node bench/accuracy/top-runs.cjs [pairs.tsv ...]; prints one line per
 // side with such a run: pair, side, repository, owner, the run, the line beneath, days on top, where the run sits.
-const { execFileSync } = require('node:child_process');
-const { existsSync, readdirSync, readFileSync } = require('node:fs');
-const { join } = require('node:path');
 const { authorKeys } = require('../../libs/engine/dist/lineage/former-identity.js');
+const { eachSide, pairsFiles } = require('./side-histories.cjs');
 
-const MIRRORS = process.env.LINEAGE_MIRRORS ?? '/work/.mirror';
-const MAX_COMMITS = 20_000;
-const heldout = join(__dirname, 'heldout');
-const files = process.argv.slice(2).length
-  ? process.argv.slice(2)
-  : [
-      join(__dirname, 'pairs.tsv'),
-      ...readdirSync(heldout)
-        .filter((f) => f.endsWith('.tsv'))
-        .sort()
-        .map((f) => join(heldout, f)),
-    ];
-
-let sides = 0;
-let missing = 0;
 let found = 0;
-for (const file of files) {
-  for (const line of readFileSync(file, 'utf8').split('\n').slice(1).filter(Boolean)) {
-    const [pair, origin, oCommit, target, tCommit] = line.split('\t');
-    for (const [side, repo, commit] of [
-      ['origin', origin, oCommit],
-      ['target', target, tCommit],
-    ]) {
-      let dir = join(MIRRORS, repo.replace('/', '+'), 'repo');
-      if (existsSync(join(dir, '.git'))) dir = join(dir, '.git');
-      let out;
-      try {
-        out = execFileSync(
-          'git',
-          [
-            '--git-dir',
-            dir,
-            'log',
-            '--date-order',
-            `--max-count=${MAX_COMMITS}`,
-            '--format=%H%x00%P%x00%ae%x00%an%x00%ct%x00%at%x00%s',
-            commit,
-          ],
-          {
-            maxBuffer: 1 << 30,
-            stdio: ['ignore', 'pipe', 'ignore'],
-          },
-        ).toString();
-      } catch {
-        missing++;
-        continue;
-      }
-      sides++;
-      const commits = out
-        .split('\n')
-        .filter(Boolean)
-        .map((s) => {
-          const [id, p, email, author, time, at] = s.split('\0');
-          const parents = p.split(' ').filter(Boolean);
-          return { id, parents, email: email.toLowerCase(), author, time: Number(time), at: Number(at) };
-        });
-      const t = tail({ commit, commits });
-      if (t) {
-        found++;
-        console.log([pair, side, repo, ...t].join('\t'));
-      }
-    }
+const { read, missing } = eachSide(pairsFiles(process.argv.slice(2)), ({ pair, side, repo, commit, commits }) => {
+  const t = tail({ commit, commits });
+  if (t) {
+    found++;
+    console.log([pair, side, repo, ...t].join('\t'));
   }
-}
-console.log(`${sides} sides read (${missing} not in the mirror); ${found} with a run of their own on top of another's line`);
+});
+console.log(`${read} sides read (${missing} not in the mirror); ${found} with a run of their own on top of another's line`);
 
 /** The deepest qualifying run of the mainline, as printable fields, or null. */
 function tail(h) {
