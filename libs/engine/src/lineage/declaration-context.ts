@@ -156,7 +156,7 @@ const AFFIRMING = /^[\s,*_`()-]*(?:just|only|merely|simply|solely|longer)\b/i;
  */
 const LISTING =
   /^(?:(?:related|similar|other|notable)\s+(?:projects?|work|libraries|tools|implementations|ports|forks|bindings|versions|software|(?:programming\s+)?languages)|alternatives?|see\s+also|ports|bindings|wrappers|implementations|third[- ]party|derivatives|forks|projects\s+using|who\s+uses|used\s+by|in\s+the\s+wild|ecosystem)\b/i;
-/** A Markdown heading (ATX, or a line underlined with = or -) and the offset where its section's text begins. */
+/** A Markdown or reStructuredText heading: `## Title`, or a line underlined with = or -; group 1 or 2 is its title. */
 const HEADING = /^#{1,6}[ \t]+([^\n]*?)[ \t#]*$|^([^\n]+)\n(?:=+|-+)[ \t]*$/gm;
 
 /**

@@ -11,8 +11,8 @@ import {
   linkedOwner,
   linkedSite,
   negated,
-  pointsBack,
   objectOf,
+  pointsBack,
   possessor,
   releaseSite,
   sentenceHead,
@@ -179,8 +179,9 @@ function find(
       // Two words past the last place a name may stand: what follows a name tells an idea borrowed from a project.
       const cs = candidates(objectOf(win), maxWords + 2);
       if (stopAtOwn && LOOSELY.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
-      // A sentence in a section that lists other projects speaks of them (declaration-context.ts, LISTING).
-      if (stopAtOwn && (inListing(text, m.index) || introducesAnother(sentenceHead(text, m.index)))) continue;
+      // A sentence in a section of a document that lists other projects, or one that says another exists, speaks of
+      // them (declaration-context.ts, LISTING and EXISTENTIAL); a comment's lines are no document's sections.
+      if (stopAtOwn && ((trigger !== CODE_TRIGGER && inListing(text, m.index)) || introducesAnother(sentenceHead(text, m.index)))) continue;
       // "a fork of this project is maintained at X" speaks of the declarer's own descendants (see SUCCESSOR).
       if (stopAtOwn && THIS_PROJECT.test(win)) continue;
       if (theirs.size && aboutTheOther(candidates(sentenceHead(text, m.index), MAX_WORDS_AFTER), own, theirs)) continue;
