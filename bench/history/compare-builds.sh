@@ -7,7 +7,8 @@
 #   bench/history/compare-builds.sh PAIRS.tsv [libs/engine/dist-old libs/engine/dist]
 #
 # PAIRS.tsv: name, origin owner/name, origin commit, target owner/name, target commit (the first five columns of
-# bench/accuracy's pair files); repositories are bare mirrors under LINEAGE_BENCH_MIRRORS (default ../.mirror).
+# bench/accuracy's pair files); repositories are bare mirrors under LINEAGE_BENCH_MIRRORS (default ../.mirror), else
+# bare clones of the shared bundles under LINEAGE_BUNDLE_CLONES (default /tmp/bundles: `git clone --bare X.bundle`).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 pairs=$1
@@ -15,7 +16,12 @@ builds=("${2:-libs/engine/dist-old}" "${3:-libs/engine/dist}")
 mirrors=${LINEAGE_BENCH_MIRRORS:-../.mirror}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-dir() { local d="$mirrors/${1/\//+}"; [ -d "$d/repo" ] && echo "$d/repo" || echo "$d.git"; }
+clones=${LINEAGE_BUNDLE_CLONES:-/tmp/bundles}
+dir() {
+  local r=${1/\//+}
+  for d in "$mirrors/$r/repo" "$mirrors/$r.git" "$clones/$r.git"; do [ -e "$d" ] && { echo "$d"; return; }; done
+  echo "$mirrors/$r.git"
+}
 grep -v '^#' "$pairs" | while IFS=$'\t' read -r name o oc t tc _; do
   for b in "${builds[@]}"; do
     rm -f "$tmp/rss"
@@ -24,6 +30,6 @@ grep -v '^#' "$pairs" | while IFS=$'\t' read -r name o oc t tc _; do
       --origin-ref "$oc" --target-ref "$tc" --json >"$tmp/out.json" 2>/dev/null || true
     e=$(date +%s.%N)
     v=$(node -e 'try { const j = require(process.argv[1]); console.log(j.verdict + "\t" + j.manifestHash) } catch { console.log("ERROR\t-") }' "$tmp/out.json")
-    printf '%s\t%s\t%s\t%.1f\t%s\n' "$name" "$b" "$v" "$(echo "$e - $s" | bc)" $(($(cat "$tmp/rss" 2>/dev/null || echo 0) / 1024))
+    printf '%s\t%s\t%s\t%.2f\t%s\n' "$name" "$b" "$v" "$(echo "$e - $s" | bc)" $(($(cat "$tmp/rss" 2>/dev/null || echo 0) / 1024))
   done
 done

@@ -166,12 +166,19 @@ const HEADING = /^#{1,6}[ \t]+([^\n]*?)[ \t#]*$|^([^\n]+)\n(?:=+|-+)[ \t]*$/gm;
 const EXISTENTIAL = /^\s*(?:there\s+(?:is|are|was|were|exists?)|there['’]s|here\s+(?:is|are))\b/i;
 export const introducesAnother = (head: string): boolean => EXISTENTIAL.test(head);
 
-/** Whether the position `at` of `text` is in a section whose heading lists other projects (see LISTING). */
-export function inListing(text: string, at: number): boolean {
-  let title: string | null = null;
-  HEADING.lastIndex = 0;
-  for (let m = HEADING.exec(text); m && m.index < at; m = HEADING.exec(text)) title = (m[1] ?? m[2] ?? '').replace(/[*_`[\]]/g, '').trim();
-  return title !== null && LISTING.test(title);
+/**
+ * Where `text`'s sections that list other projects (see LISTING) begin and end, read once per document: a predicate
+ * telling whether a position lies in one.
+ */
+export function listingSections(text: string): (at: number) => boolean {
+  const spans: [number, number][] = [];
+  let open: number | null = null;
+  for (const m of text.matchAll(HEADING)) {
+    if (open !== null) spans.push([open, m.index]);
+    open = LISTING.test((m[1] ?? m[2] ?? '').replace(/[*_`[\]]/g, '').trim()) ? m.index : null;
+  }
+  if (open !== null) spans.push([open, text.length]);
+  return (at) => spans.some(([from, to]) => at >= from && at < to);
 }
 
 /** Whether the trigger at `at` in `text` is negated within its own sentence (see NEGATION). */

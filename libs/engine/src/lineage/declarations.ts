@@ -5,8 +5,8 @@ import {
   aboutTheOther,
   borrowsAnIdea,
   candidates,
-  inListing,
   introducesAnother,
+  listingSections,
   LOOSELY,
   linkedOwner,
   linkedSite,
@@ -168,6 +168,9 @@ function find(
   if (!names.size) return null;
   for (const d of docs) {
     const text = unquoted(d.text);
+    // Read at the first trigger only; a comment's lines are no document's sections.
+    let sections: ((at: number) => boolean) | undefined;
+    const inListing = (at: number): boolean => trigger !== CODE_TRIGGER && (sections ??= listingSections(text))(at);
     trigger.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = trigger.exec(text))) {
@@ -179,12 +182,13 @@ function find(
       // Two words past the last place a name may stand: what follows a name tells an idea borrowed from a project.
       const cs = candidates(objectOf(win), maxWords + 2);
       if (stopAtOwn && LOOSELY.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
-      // A sentence in a section of a document that lists other projects, or one that says another exists, speaks of
-      // them (declaration-context.ts, LISTING and EXISTENTIAL); a comment's lines are no document's sections.
-      if (stopAtOwn && ((trigger !== CODE_TRIGGER && inListing(text, m.index)) || introducesAnother(sentenceHead(text, m.index)))) continue;
+      const head = sentenceHead(text, m.index);
+      // A sentence in a section that lists other projects, or one that says another exists, speaks of them
+      // (declaration-context.ts, LISTING and EXISTENTIAL).
+      if (stopAtOwn && (inListing(m.index) || introducesAnother(head))) continue;
       // "a fork of this project is maintained at X" speaks of the declarer's own descendants (see SUCCESSOR).
       if (stopAtOwn && THIS_PROJECT.test(win)) continue;
-      if (theirs.size && aboutTheOther(candidates(sentenceHead(text, m.index), MAX_WORDS_AFTER), own, theirs)) continue;
+      if (theirs.size && aboutTheOther(candidates(head, MAX_WORDS_AFTER), own, theirs)) continue;
       for (let i = 0; i < Math.min(cs.length, maxWords); i++) {
         const word = cs[i]!;
         const bare = unversioned(word);
